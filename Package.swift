@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "rnm",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Messaging", targets: ["Messaging"]),
+        .executable(name: "Gateway", targets: ["Gateway"]),
+        .executable(name: "CharacterService", targets: ["CharacterService"]),
+        .executable(name: "UniversityService", targets: ["UniversityService"]),
+        .executable(name: "rnmctl", targets: ["rnmctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "Messaging",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "Gateway",
+            dependencies: ["Messaging"]
+        ),
+        .executableTarget(
+            name: "CharacterService",
+            dependencies: [
+                "Messaging",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "UniversityService",
+            dependencies: [
+                "Messaging",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "rnmctl",
+            dependencies: [
+                "Messaging",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "MessagingTests",
+            dependencies: [
+                "Messaging",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+    ]
+)

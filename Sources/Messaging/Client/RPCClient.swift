@@ -1,0 +1,269 @@
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A `progress` notification's params.
+public struct ProgressUpdate: Codable, Sendable, Equatable {
+    public var done: Int
+    public var total: Int
+    public var message: String
+
+    public init(done: Int, total: Int, message: String) {
+        self.done = done
+        self.total = total
+        self.message = message
+    }
+}
+
+/// A client connection to one rnm socket, multiplexing any number of requests.
+///
+/// Requests get ids from a counter and may be answered in any order; each reply goes to its
+/// own caller. Each request has its own deadline (restarted by progress notifications).
+/// When the connection drops, every pending request fails at once with -32003.
+/// Replies are matched on the event loop, without hopping through other tasks.
+public final class RPCClient: Sendable {
+    /// A progress callback; it receives the whole notification envelope.
+    public typealias ProgressHandler = @Sendable (Envelope) -> Void
+
+    /// The service on the other end, named in errors.
+    public let service: String
+    /// The socket path.
+    public let socketPath: String
+    private let channel: any Channel
+    private let state = Mutex(State())
+
+    private struct Pending {
+        var continuation: CheckedContinuation<Envelope, any Error>
+        var onProgress: ProgressHandler?
+        var timeout: TimeAmount?
+        var timer: Scheduled<Void>?
+    }
+
+    private struct State {
+        var nextID: Int64 = 1
+        var pending: [Int64: Pending] = [:]
+        var closedReason: String?
+    }
+
+    private init(channel: any Channel, service: String, socketPath: String) {
+        self.channel = channel
+        self.service = service
+        self.socketPath = socketPath
+    }
+
+    /// Connects to the socket at `path`.
+    /// - Throws: ``RPCError`` -32003 naming the service and the path when nothing answers there.
+    public static func connect(socketPath: String, service: String, maxFrameBytes: Int = 1_048_576,
+                               eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> RPCClient {
+        let box = ClientBox()
+        do {
+            let channel = try await ClientBootstrap(group: eventLoopGroup)
+                .connectTimeout(.seconds(2))
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandlers([
+                            ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes)),
+                            ClientInboundHandler(box: box),
+                        ])
+                    }
+                }
+                .connect(unixDomainSocketPath: socketPath).get()
+            let client = RPCClient(channel: channel, service: service, socketPath: socketPath)
+            box.client.withLock { $0 = client }
+            // The channel may have closed before the handler could see the client.
+            if !channel.isActive { client.failAll(reason: "connection to \(service) at \(socketPath) closed") }
+            return client
+        } catch {
+            throw RPCError(.serviceUnavailable, "cannot connect to \(service) at \(socketPath): \(Self.describe(error))", service: service)
+        }
+    }
+
+    /// Whether the connection is still open.
+    public var isActive: Bool { channel.isActive && state.withLock { $0.closedReason == nil } }
+
+    /// Completes when the connection has closed.
+    public var closeFuture: EventLoopFuture<Void> { channel.closeFuture }
+
+    /// Closes the connection; pending requests fail with -32003.
+    public func close() async {
+        try? await channel.close()
+        failAll(reason: "connection to \(service) closed by this client")
+    }
+
+    /// Sends a frame that `makeFrame` builds around the id this client chose, and waits for
+    /// the reply with that id.
+    ///
+    /// - Parameters:
+    ///   - timeout: the deadline, restarted by each progress notification; nil for none.
+    ///   - onProgress: receives this request's progress notifications.
+    /// - Returns: the reply's envelope (a result or an error: both are replies).
+    /// - Throws: ``RPCError`` -32003 if the connection is or goes down, -32004 on the deadline,
+    ///   `CancellationError` if the calling task is cancelled.
+    public func send(timeout: Duration?, onProgress: ProgressHandler? = nil,
+                     _ makeFrame: (Int64) -> ByteBuffer) async throws -> Envelope {
+        let id = state.withLock { state -> Int64 in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let frame = makeFrame(id)
+        let amount = timeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let reason = state.withLock { state -> String? in
+                    if let reason = state.closedReason { return reason }
+                    state.pending[id] = Pending(continuation: continuation, onProgress: onProgress, timeout: amount)
+                    return nil
+                }
+                if let reason {
+                    continuation.resume(throwing: RPCError(.serviceUnavailable, reason, service: service))
+                    return
+                }
+                armTimer(id)
+                channel.writeAndFlush(frame).whenFailure { [self] error in
+                    fail(id, with: RPCError(.serviceUnavailable, "cannot send to \(service): \(Self.describe(error))", service: service))
+                }
+            }
+        } onCancel: {
+            fail(id, with: CancellationError())
+        }
+    }
+
+    /// Calls `method` with raw `params` JSON; returns the reply envelope.
+    public func call(method: String, params: ByteBuffer?, timeout: Duration?, onProgress: ProgressHandler? = nil) async throws -> Envelope {
+        try await send(timeout: timeout, onProgress: onProgress) { id in
+            Frames.request(id: id, method: method, params: params)
+        }
+    }
+
+    /// Calls a typed method and decodes its result.
+    /// - Throws: the reply's ``RPCError`` when it is an error.
+    public func call<P, R>(_ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
+                           onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil) async throws -> R {
+        var progress: ProgressHandler?
+        if let onProgress {
+            progress = { envelope in
+                guard let params = envelope.params,
+                      let update = try? JSONCoding.decode(ProgressUpdate.self, from: params) else { return }
+                onProgress(update)
+            }
+        }
+        let reply = try await call(method: method.name, params: try JSONCoding.encode(params), timeout: timeout, onProgress: progress)
+        return try Self.decodeResult(R.self, from: reply, service: service)
+    }
+
+    /// Decodes a reply's result, or throws its error.
+    public static func decodeResult<R: Decodable>(_ type: R.Type, from reply: Envelope, service: String) throws -> R {
+        if let error = reply.error {
+            throw (try? JSONCoding.decode(RPCError.self, from: error))
+                ?? RPCError(.internalError, "unreadable error reply", service: service, detail: String(buffer: error))
+        }
+        guard let result = reply.result else {
+            throw RPCError(.internalError, "reply has no result", service: service)
+        }
+        return try JSONCoding.decode(R.self, from: result)
+    }
+
+    // MARK: - Event loop side
+
+    fileprivate func receive(_ payload: ByteBuffer) {
+        guard let envelope = try? Envelope(parsing: payload) else { return }
+        switch envelope.kind {
+        case .response:
+            guard let id = envelope.integerID else { return }
+            let pending = state.withLock { $0.pending.removeValue(forKey: id) }
+            pending?.timer?.cancel()
+            pending?.continuation.resume(returning: envelope)
+        case .notification:
+            guard let range = envelope.progressRequestIDRange,
+                  let id = Envelope.integer(in: envelope.slice(range)) else { return }
+            let handler = state.withLock { $0.pending[id]?.onProgress }
+            handler?(envelope)
+            armTimer(id)
+        case .request:
+            return
+        }
+    }
+
+    fileprivate func failAll(reason: String) {
+        let pending = state.withLock { state -> [Pending] in
+            if state.closedReason == nil { state.closedReason = reason }
+            defer { state.pending.removeAll() }
+            return Array(state.pending.values)
+        }
+        let error = RPCError(.serviceUnavailable, reason, service: service)
+        for request in pending {
+            request.timer?.cancel()
+            request.continuation.resume(throwing: error)
+        }
+    }
+
+    private func fail(_ id: Int64, with error: any Error) {
+        let pending = state.withLock { $0.pending.removeValue(forKey: id) }
+        pending?.timer?.cancel()
+        pending?.continuation.resume(throwing: error)
+    }
+
+    /// (Re)starts the deadline of request `id`.
+    private func armTimer(_ id: Int64) {
+        guard let amount = state.withLock({ $0.pending[id]?.timeout }) else { return }
+        let timer = channel.eventLoop.scheduleTask(in: amount) { [self] in
+            let milliseconds = amount.nanoseconds / 1_000_000
+            fail(id, with: RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service))
+        }
+        let (stillPending, old) = state.withLock { state -> (Bool, Scheduled<Void>?) in
+            guard state.pending[id] != nil else { return (false, nil) }
+            let old = state.pending[id]?.timer
+            state.pending[id]?.timer = timer
+            return (true, old)
+        }
+        old?.cancel()
+        if !stillPending { timer.cancel() }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return error.description }
+        if let error = error as? ChannelError, case .connectTimeout = error { return "connect timed out" }
+        return String(describing: error)
+    }
+}
+
+extension Envelope {
+    /// The integer in `buffer` (a JSON number), if it is one.
+    static func integer(in buffer: ByteBuffer) -> Int64? {
+        guard let text = buffer.getString(at: buffer.readerIndex, length: buffer.readableBytes) else { return nil }
+        return Int64(text)
+    }
+}
+
+/// Lets the channel handler reach the client once it exists.
+private final class ClientBox: Sendable {
+    let client = Mutex<RPCClient?>(nil)
+}
+
+private final class ClientInboundHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    let box: ClientBox
+
+    init(box: ClientBox) {
+        self.box = box
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        box.client.withLock { $0 }?.receive(unwrapInboundIn(data))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let client = box.client.withLock({ $0 }) {
+            client.failAll(reason: "connection to \(client.service) at \(client.socketPath) closed")
+        }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let client = box.client.withLock({ $0 }) {
+            client.failAll(reason: "protocol error from \(client.service): \(error)")
+        }
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import NIOCore
+
+/// One JSON-RPC 2.0 message, read only as far as routing needs: `jsonrpc`, `id` and `method`
+/// are checked and located; `params`, `result` and `error` are located but never decoded.
+///
+/// Offsets are relative to the start of ``payload``'s readable bytes.
+public struct Envelope: Sendable {
+    /// What the message is.
+    public enum Kind: Sendable, Equatable {
+        /// Has `method` and `id`: wants a reply.
+        case request
+        /// Has `method`, no `id`: gets no reply.
+        case notification
+        /// Has `result` or `error`.
+        case response
+    }
+
+    /// The frame's payload (the JSON text), as received.
+    public let payload: ByteBuffer
+    /// What the message is.
+    public let kind: Kind
+    /// The method name, for requests and notifications.
+    public let method: String?
+    /// Where the `id` value lies (absent for notifications).
+    public let idRange: Range<Int>?
+    /// Where the `params` value lies, if present.
+    public let paramsRange: Range<Int>?
+    /// Where the `result` value lies, if present.
+    public let resultRange: Range<Int>?
+    /// Where the `error` value lies, if present.
+    public let errorRange: Range<Int>?
+
+    /// The `id` exactly as its JSON bytes were sent (`7`, `"abc"`, `null`).
+    public var rawID: ByteBuffer? { idRange.map(slice) }
+    /// The `params` JSON bytes.
+    public var params: ByteBuffer? { paramsRange.map(slice) }
+    /// The `result` JSON bytes.
+    public var result: ByteBuffer? { resultRange.map(slice) }
+    /// The `error` JSON bytes.
+    public var error: ByteBuffer? { errorRange.map(slice) }
+
+    /// The `id` as an integer, when it is one that fits in 64 bits.
+    public var integerID: Int64? {
+        guard let range = idRange else { return nil }
+        return payload.withUnsafeReadableBytes { bytes in
+            var value: Int64 = 0
+            var negative = false
+            for (offset, byte) in bytes[range].enumerated() {
+                if offset == 0, byte == UInt8(ascii: "-") { negative = true; continue }
+                guard byte.isDigit else { return nil }
+                let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                if o1 || o2 { return nil }
+                value = sum
+            }
+            return negative ? -value : value
+        }
+    }
+
+    /// The id's JSON text, for logs.
+    public var idDescription: String {
+        rawID.map { String(buffer: $0) } ?? "none"
+    }
+
+    /// Parses and checks a payload.
+    ///
+    /// - Throws: ``EnvelopeError/notJSON(_:)`` when the bytes are not one JSON value (in UTF-8),
+    ///   ``EnvelopeError/invalid(_:rawID:)`` when they are JSON but not a JSON-RPC 2.0 message.
+    public init(parsing payload: ByteBuffer) throws(EnvelopeError) {
+        let scanned: (kind: JSONScanner.Kind, members: [JSONScanner.Member])
+        do {
+            scanned = try payload.withUnsafeReadableBytes { bytes throws(JSONScanner.Failure) in
+                try JSONScanner.scan(bytes)
+            }
+        } catch {
+            throw .notJSON(error)
+        }
+        switch scanned.kind {
+        case .object: break
+        case .array: throw .invalid("batch requests are not supported; send one request per frame", rawID: nil)
+        default: throw .invalid("a message must be a JSON object", rawID: nil)
+        }
+        var fields = Fields()
+        for member in scanned.members {
+            let key = Self.key(member, in: payload)
+            switch key {
+            case "jsonrpc": fields.jsonrpc = member
+            case "id": fields.id = member
+            case "method": fields.method = member
+            case "params": fields.params = member
+            case "result": fields.result = member
+            case "error": fields.error = member
+            default: continue
+            }
+        }
+        self.payload = payload
+        self.idRange = fields.id?.value
+        self.paramsRange = fields.params?.value
+        self.resultRange = fields.result?.value
+        self.errorRange = fields.error?.value
+        let validID: ByteBuffer? = fields.id.flatMap { Self.isValidID($0, in: payload) ? payload.getSlice(at: payload.readerIndex + $0.value.lowerBound, length: $0.value.count) : nil }
+
+        guard let version = fields.jsonrpc, Self.text(version.value, in: payload) == "\"2.0\"" else {
+            throw .invalid("\"jsonrpc\" must be \"2.0\"", rawID: validID)
+        }
+        if let id = fields.id, !Self.isValidID(id, in: payload) {
+            let isResponseWithNullID = id.kind == .null && fields.method == nil && (fields.result != nil || fields.error != nil)
+            if !isResponseWithNullID {
+                throw .invalid("\"id\" must be a string or an integer", rawID: nil)
+            }
+        }
+        if let method = fields.method {
+            guard method.kind == .string, let name = Self.decodeString(method.value, in: payload), !name.isEmpty else {
+                throw .invalid("\"method\" must be a non-empty string", rawID: validID)
+            }
+            if let params = fields.params, params.kind != .object {
+                throw .invalid("\"params\" must be an object (by-name parameters)", rawID: validID)
+            }
+            self.method = name
+            self.kind = fields.id == nil ? .notification : .request
+        } else if fields.result != nil || fields.error != nil, fields.id != nil {
+            guard (fields.result == nil) != (fields.error == nil) else {
+                throw .invalid("a response carries exactly one of \"result\" and \"error\"", rawID: validID)
+            }
+            self.method = nil
+            self.kind = .response
+        } else {
+            throw .invalid("missing \"method\"", rawID: validID)
+        }
+    }
+
+    /// A copy of the payload, framed, with the bytes at `range` replaced by `replacement`.
+    /// This is how ids are re-labelled without touching anything else.
+    public func frame(replacing range: Range<Int>, with replacement: ByteBuffer) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: payload.readableBytes + replacement.readableBytes)
+        builder.append(slice(0..<range.lowerBound))
+        builder.append(replacement)
+        builder.append(slice(range.upperBound..<payload.readableBytes))
+        return builder.finish()
+    }
+
+    /// For a `progress` notification: where `params.id` lies (the id of the request it belongs to).
+    public var progressRequestIDRange: Range<Int>? {
+        guard method == "progress", let params = paramsRange else { return nil }
+        return payload.withUnsafeReadableBytes { bytes in
+            guard let scanned = try? JSONScanner.scan(bytes, range: params) else { return nil }
+            return scanned.members.first { Self.keyText($0, bytes) == "id" }?.value
+        }
+    }
+
+    /// The bytes of `range`, as a slice of the payload.
+    public func slice(_ range: Range<Int>) -> ByteBuffer {
+        payload.getSlice(at: payload.readerIndex + range.lowerBound, length: range.count)!
+    }
+
+    // MARK: - Helpers
+
+    private struct Fields {
+        var jsonrpc, id, method, params, result, error: JSONScanner.Member?
+    }
+
+    private static func isValidID(_ member: JSONScanner.Member, in payload: ByteBuffer) -> Bool {
+        switch member.kind {
+        case .string: return true
+        case .number:
+            return payload.withUnsafeReadableBytes { bytes in
+                !bytes[member.value].contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+            }
+        default: return false
+        }
+    }
+
+    private static func text(_ range: Range<Int>, in payload: ByteBuffer) -> String {
+        payload.getString(at: payload.readerIndex + range.lowerBound, length: range.count) ?? ""
+    }
+
+    private static func key(_ member: JSONScanner.Member, in payload: ByteBuffer) -> String? {
+        payload.withUnsafeReadableBytes { keyText(member, $0) }
+    }
+
+    private static func keyText(_ member: JSONScanner.Member, _ bytes: UnsafeRawBufferPointer) -> String? {
+        let raw = String(decoding: bytes[member.key], as: UTF8.self)
+        return member.keyIsEscaped ? unescape(raw) : raw
+    }
+
+    /// Decodes a JSON string value (with its quotes) at `range`.
+    private static func decodeString(_ range: Range<Int>, in payload: ByteBuffer) -> String? {
+        let quoted = text(range, in: payload)
+        let inner = String(quoted.dropFirst().dropLast())
+        return inner.contains("\\") ? unescape(inner) : inner
+    }
+
+    /// Decodes the escapes of a JSON string's inside (rare: keys and methods are plain ASCII).
+    private static func unescape(_ inner: String) -> String? {
+        try? JSONDecoder().decode(String.self, from: Data("\"\(inner)\"".utf8))
+    }
+}
+
+/// Why a payload is not a usable JSON-RPC message.
+public enum EnvelopeError: Error, Sendable {
+    /// Not one JSON value in UTF-8 (wire code -32700).
+    case notJSON(JSONScanner.Failure)
+    /// JSON, but not a valid JSON-RPC 2.0 message (wire code -32600). `rawID` is the request's
+    /// id when it could be read, so the reply can name it.
+    case invalid(String, rawID: ByteBuffer?)
+}

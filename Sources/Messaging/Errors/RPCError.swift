@@ -1,0 +1,150 @@
+import Foundation
+
+/// The one typed error of the protocol (PROTOCOL.md §4): every failure that crosses a socket
+/// is one of these, and ``Code`` is the only place codes and retryability are decided.
+public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    /// A wire error code.
+    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// -32700: the payload is not JSON.
+        public static let parseError = Code(rawValue: -32700)
+        /// -32600: not a valid request (not an object, no method, batch, bad frame).
+        public static let invalidRequest = Code(rawValue: -32600)
+        /// -32601: no such method.
+        public static let methodNotFound = Code(rawValue: -32601)
+        /// -32602: invalid params.
+        public static let invalidParams = Code(rawValue: -32602)
+        /// -32603: internal error (a bug; logged with the request id).
+        public static let internalError = Code(rawValue: -32603)
+        /// -32001: not found.
+        public static let notFound = Code(rawValue: -32001)
+        /// -32002: upstream unavailable and nothing cached.
+        public static let upstreamUnavailable = Code(rawValue: -32002)
+        /// -32003: the Gateway cannot reach the service.
+        public static let serviceUnavailable = Code(rawValue: -32003)
+        /// -32004: no answer within the deadline.
+        public static let timeout = Code(rawValue: -32004)
+        /// -32005: too many requests in flight.
+        public static let overloaded = Code(rawValue: -32005)
+
+        /// Whether the same request may succeed if sent again later.
+        public var isRetryable: Bool {
+            [.upstreamUnavailable, .serviceUnavailable, .timeout, .overloaded].contains(self)
+        }
+
+        public var description: String { String(rawValue) }
+
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(Int.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+
+    /// The wire code.
+    public var code: Code
+    /// A sentence a person can act on.
+    public var message: String
+    /// The service that raised it: `gateway`, `characters` or `universities`.
+    public var service: String
+    /// More detail, when there is any.
+    public var detail: String?
+    /// The upstream's HTTP status, for upstream failures.
+    public var upstreamStatus: Int?
+
+    /// Whether the same request may succeed if sent again later.
+    public var retryable: Bool { code.isRetryable }
+
+    public init(_ code: Code, _ message: String, service: String, detail: String? = nil, upstreamStatus: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.service = service
+        self.detail = detail
+        self.upstreamStatus = upstreamStatus
+    }
+
+    public var description: String { "\(message) (code \(code.rawValue), \(service))" }
+
+    // MARK: Wire form: {"code", "message", "data": {"service", "retryable", ...}}
+
+    private enum CodingKeys: String, CodingKey { case code, message, data }
+    private enum DataKeys: String, CodingKey { case service, retryable, detail, upstreamStatus }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(Code.self, forKey: .code)
+        message = try container.decode(String.self, forKey: .message)
+        let data = try? container.nestedContainer(keyedBy: DataKeys.self, forKey: .data)
+        service = (try? data?.decodeIfPresent(String.self, forKey: .service)) ?? "unknown"
+        detail = try? data?.decodeIfPresent(String.self, forKey: .detail)
+        upstreamStatus = try? data?.decodeIfPresent(Int.self, forKey: .upstreamStatus)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(message, forKey: .message)
+        var data = container.nestedContainer(keyedBy: DataKeys.self, forKey: .data)
+        try data.encode(service, forKey: .service)
+        try data.encode(retryable, forKey: .retryable)
+        try data.encodeIfPresent(detail, forKey: .detail)
+        try data.encodeIfPresent(upstreamStatus, forKey: .upstreamStatus)
+    }
+}
+
+/// A domain error that knows its place in the protocol's error table.
+public protocol RPCErrorConvertible: Error {
+    /// The wire error for this failure, raised by `service`.
+    func rpcError(service: String) -> RPCError
+}
+
+extension RPCError {
+    /// Maps any error thrown while serving a request to its wire error. This is the one place
+    /// where errors become codes: domain errors say what they are through
+    /// ``RPCErrorConvertible``; anything unknown is an internal error.
+    public init(mapping error: any Error, service: String) {
+        switch error {
+        case let error as RPCError:
+            self = error
+        case let error as any RPCErrorConvertible:
+            self = error.rpcError(service: service)
+        case let error as EnvelopeError:
+            switch error {
+            case .notJSON(let failure):
+                self.init(.parseError, "payload is not valid JSON: \(failure)", service: service)
+            case .invalid(let reason, _):
+                self.init(.invalidRequest, "invalid request: \(reason)", service: service)
+            }
+        case let error as FrameDecoderError:
+            self.init(.invalidRequest, "bad frame: \(error)", service: service)
+        case let error as DecodingError:
+            self.init(.invalidParams, "invalid params: \(Self.describe(error))", service: service)
+        default:
+            self.init(.internalError, "internal error", service: service, detail: String(describing: error))
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return keys.isEmpty ? "" : "\(keys.joined(separator: ".")): "
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context))expected \(type)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context))expected \(type), found null"
+        case .keyNotFound(let key, _):
+            return "missing \"\(key.stringValue)\""
+        case .dataCorrupted(let context):
+            return "\(path(context))\(context.debugDescription)"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import NIOCore
+
+/// Writes complete frames (length header included) into one buffer, ready to be written to a channel.
+///
+/// The header is reserved first and filled in when the payload is done, so a frame costs one
+/// allocation and one write.
+public struct FrameBuilder {
+    /// The frame so far.
+    public private(set) var buffer: ByteBuffer
+
+    /// Starts a frame with room for `capacity` payload bytes.
+    public init(allocator: ByteBufferAllocator = ByteBufferAllocator(), capacity: Int = 256) {
+        buffer = allocator.buffer(capacity: capacity + FrameDecoder.headerSize)
+        buffer.writeInteger(UInt32(0), endianness: .big)
+    }
+
+    /// Appends raw bytes of JSON.
+    public mutating func append(_ raw: String) {
+        buffer.writeString(raw)
+    }
+
+    /// Appends raw bytes of JSON from a buffer, without decoding them.
+    public mutating func append(_ raw: ByteBuffer) {
+        var raw = raw
+        buffer.writeBuffer(&raw)
+    }
+
+    /// Appends a JSON string literal, quoted and escaped.
+    public mutating func appendString(_ value: String) {
+        JSONText.writeQuoted(value, into: &buffer)
+    }
+
+    /// Appends an integer as a JSON number.
+    public mutating func appendInteger<I: BinaryInteger>(_ value: I) {
+        buffer.writeString(String(value))
+    }
+
+    /// Fills in the length header and returns the frame.
+    public func finish() -> ByteBuffer {
+        var frame = buffer
+        frame.setInteger(UInt32(frame.readableBytes - FrameDecoder.headerSize), at: frame.readerIndex, endianness: .big)
+        return frame
+    }
+
+    /// A frame holding `payload` as it is.
+    public static func frame(payload: ByteBuffer) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: payload.readableBytes)
+        builder.append(payload)
+        return builder.finish()
+    }
+}
+
+/// JSON text helpers for the few places that write JSON by hand.
+public enum JSONText {
+    /// Writes `value` as a quoted JSON string, escaping what JSON requires.
+    public static func writeQuoted(_ value: String, into buffer: inout ByteBuffer) {
+        buffer.writeInteger(UInt8(ascii: "\""))
+        let utf8 = value.utf8
+        let needsEscape = utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        if !needsEscape {
+            buffer.writeString(value)
+        } else {
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): buffer.writeStaticString("\\\"")
+                case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
+                case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
+                case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
+                case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
+                case 0..<0x20:
+                    let hex = String(byte, radix: 16)
+                    buffer.writeString("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                default: buffer.writeInteger(byte)
+                }
+            }
+        }
+        buffer.writeInteger(UInt8(ascii: "\""))
+    }
+
+    /// `value` as a quoted JSON string.
+    public static func quoted(_ value: String) -> String {
+        var buffer = ByteBuffer()
+        writeQuoted(value, into: &buffer)
+        return String(buffer: buffer)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import NIOCore
+
+/// The frames this system writes, built directly as bytes so that `result` and `params`
+/// JSON is spliced in as it is, never decoded and re-encoded.
+public enum Frames {
+    private static let nullID = ByteBuffer(string: "null")
+
+    /// `{"jsonrpc":"2.0","id":<rawID>,"result":<result>}`.
+    public static func response(rawID: ByteBuffer, result: ByteBuffer) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: result.readableBytes + rawID.readableBytes + 32)
+        builder.append("{\"jsonrpc\":\"2.0\",\"id\":")
+        builder.append(rawID)
+        builder.append(",\"result\":")
+        builder.append(result)
+        builder.append("}")
+        return builder.finish()
+    }
+
+    /// `{"jsonrpc":"2.0","id":<rawID or null>,"error":{...}}`.
+    public static func errorResponse(rawID: ByteBuffer?, error: RPCError) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: 160)
+        builder.append("{\"jsonrpc\":\"2.0\",\"id\":")
+        builder.append(rawID ?? nullID)
+        builder.append(",\"error\":")
+        builder.append(ByteBuffer(bytes: (try? JSONCoding.encoder.encode(error)) ?? Data("{}".utf8)))
+        builder.append("}")
+        return builder.finish()
+    }
+
+    /// `{"jsonrpc":"2.0","id":<id>,"method":<method>,"params":<params>}`.
+    public static func request(id: Int64, method: String, params: ByteBuffer?) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: (params?.readableBytes ?? 0) + method.utf8.count + 48)
+        builder.append("{\"jsonrpc\":\"2.0\",\"id\":")
+        builder.appendInteger(id)
+        builder.append(",\"method\":")
+        builder.appendString(method)
+        if let params {
+            builder.append(",\"params\":")
+            builder.append(params)
+        }
+        builder.append("}")
+        return builder.finish()
+    }
+
+    /// A `progress` notification for the request whose id is `rawID`.
+    public static func progress(rawID: ByteBuffer, done: Int, total: Int, message: String) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: 96 + message.utf8.count)
+        builder.append("{\"jsonrpc\":\"2.0\",\"method\":\"progress\",\"params\":{\"id\":")
+        builder.append(rawID)
+        builder.append(",\"done\":")
+        builder.appendInteger(done)
+        builder.append(",\"total\":")
+        builder.appendInteger(total)
+        builder.append(",\"message\":")
+        builder.appendString(message)
+        builder.append("}}")
+        return builder.finish()
+    }
+}
+
+/// The JSON coders every part of rnm uses, configured once.
+public enum JSONCoding {
+    /// Compact output, no escaped slashes.
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// A plain decoder.
+    public static var decoder: JSONDecoder { JSONDecoder() }
+
+    /// Encodes a value to a buffer.
+    public static func encode<T: Encodable>(_ value: T) throws -> ByteBuffer {
+        ByteBuffer(bytes: try encoder.encode(value))
+    }
+
+    /// Decodes a value from a buffer's readable bytes.
+    public static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+        try buffer.withUnsafeReadableBytes { bytes in
+            try decoder.decode(T.self, from: Data(bytes))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// Where an answer came from (PROTOCOL.md §5).
+public enum Source: String, Codable, Sendable {
+    case upstream, cache
+}
+
+/// The freshness fields every result built from upstream data carries (PROTOCOL.md §5).
+public struct Freshness: Codable, Sendable, Equatable {
+    /// Where this answer came from.
+    public var source: Source
+    /// True when the upstream was tried, failed, and the cache answered.
+    public var stale: Bool
+    /// When the data was fetched from the upstream (RFC 3339, UTC).
+    public var fetchedAt: String
+    /// Why the upstream could not be used; only when `stale`.
+    public var upstreamError: String?
+
+    public init(source: Source, stale: Bool = false, fetchedAt: String, upstreamError: String? = nil) {
+        self.source = source
+        self.stale = stale
+        self.fetchedAt = fetchedAt
+        self.upstreamError = upstreamError
+    }
+}
+
+/// A result with the freshness fields beside its own, at the same level of the JSON object.
+@dynamicMemberLookup
+public struct Fresh<Value: Codable & Sendable>: Codable, Sendable {
+    /// The result itself.
+    public var value: Value
+    /// Where it came from and how fresh it is.
+    public var freshness: Freshness
+
+    public init(_ value: Value, freshness: Freshness) {
+        self.value = value
+        self.freshness = freshness
+    }
+
+    public subscript<T>(dynamicMember keyPath: KeyPath<Value, T>) -> T {
+        value[keyPath: keyPath]
+    }
+
+    public init(from decoder: any Decoder) throws {
+        value = try Value(from: decoder)
+        freshness = try Freshness(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+        try freshness.encode(to: encoder)
+    }
+}
+
+extension Fresh: Equatable where Value: Equatable {}
+
+/// One page of a paged list.
+public struct Page<Item: Codable & Sendable>: Codable, Sendable {
+    /// This page's number, from 1.
+    public var page: Int
+    /// How many pages there are.
+    public var pages: Int
+    /// How many items there are in all pages.
+    public var count: Int
+    /// This page's items (empty past the end or when nothing matches).
+    public var items: [Item]
+
+    public init(page: Int, pages: Int, count: Int, items: [Item]) {
+        self.page = page
+        self.pages = pages
+        self.count = count
+        self.items = items
+    }
+}
+
+extension Page: Equatable where Item: Equatable {}
+
+/// Params that name one record by id.
+public struct IDParams: Codable, Sendable, Equatable {
+    public var id: Int
+    public init(id: Int) { self.id = id }
+}
+
+/// Params that name up to 100 records by id.
+public struct IDsParams: Codable, Sendable, Equatable {
+    public var ids: [Int]
+    public init(ids: [Int]) { self.ids = ids }
+}

@@ -1,0 +1,66 @@
+/// `characters.health` / `universities.health`.
+public struct ServiceHealth: Codable, Sendable, Equatable {
+    /// The upstream as this service sees it.
+    public struct Upstream: Codable, Sendable, Equatable {
+        public var url: String
+        public var lastSuccessAt: String?
+        public var lastError: String?
+        public init(url: String, lastSuccessAt: String? = nil, lastError: String? = nil) {
+            self.url = url
+            self.lastSuccessAt = lastSuccessAt
+            self.lastError = lastError
+        }
+    }
+
+    /// `characters` or `universities`.
+    public var service: String
+    /// `ok`, or `degraded` when the last upstream call failed.
+    public var status: String
+    public var version: String
+    public var uptimeSeconds: Double
+    /// Rows in the cache, by table.
+    public var cache: [String: Int]
+    public var upstream: Upstream
+
+    public init(service: String, status: String, version: String, uptimeSeconds: Double,
+                cache: [String: Int], upstream: Upstream) {
+        self.service = service
+        self.status = status
+        self.version = version
+        self.uptimeSeconds = uptimeSeconds
+        self.cache = cache
+        self.upstream = upstream
+    }
+}
+
+/// `gateway.health`.
+public struct GatewayHealth: Codable, Sendable, Equatable {
+    /// One service as the Gateway sees it.
+    public struct ServiceState: Codable, Sendable, Equatable {
+        /// `up` or `down`.
+        public var status: String
+        public var latencyMs: Double?
+        public var lastError: String?
+        public init(status: String, latencyMs: Double?, lastError: String?) {
+            self.status = status
+            self.latencyMs = latencyMs
+            self.lastError = lastError
+        }
+    }
+
+    /// `ok`, or `degraded` when any service is down.
+    public var status: String
+    public var version: String
+    public var uptimeSeconds: Double
+    public var services: [String: ServiceState]
+
+    public init(status: String, version: String, uptimeSeconds: Double, services: [String: ServiceState]) {
+        self.status = status
+        self.version = version
+        self.uptimeSeconds = uptimeSeconds
+        self.services = services
+    }
+}
+
+/// The version every process reports.
+public let rnmVersion = "0.1.0"

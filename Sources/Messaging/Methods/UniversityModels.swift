@@ -1,0 +1,83 @@
+/// A university (PROTOCOL.md §6).
+public struct University: Codable, Sendable, Equatable {
+    public var name: String
+    public var country: String
+    public var alphaTwoCode: String
+    public var stateProvince: String?
+    public var domains: [String]
+    public var webPages: [String]
+
+    public init(name: String, country: String, alphaTwoCode: String, stateProvince: String?,
+                domains: [String], webPages: [String]) {
+        self.name = name
+        self.country = country
+        self.alphaTwoCode = alphaTwoCode
+        self.stateProvince = stateProvince
+        self.domains = domains
+        self.webPages = webPages
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, country, alphaTwoCode, stateProvince, domains, webPages
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(country, forKey: .country)
+        try container.encode(alphaTwoCode, forKey: .alphaTwoCode)
+        try container.encode(stateProvince, forKey: .stateProvince)  // null, not absent
+        try container.encode(domains, forKey: .domains)
+        try container.encode(webPages, forKey: .webPages)
+    }
+}
+
+/// The country asked for when a request names none.
+public let defaultUniversityCountry = "United Arab Emirates"
+
+/// Params of `universities.list` and `universities.refresh`.
+public struct UniversityListParams: Codable, Sendable, Equatable {
+    /// Default "United Arab Emirates".
+    public var country: String?
+    /// Case-insensitive substring of the name (`universities.list` only).
+    public var name: String?
+
+    public init(country: String? = nil, name: String? = nil) {
+        self.country = country
+        self.name = name
+    }
+}
+
+/// Params of `universities.get`.
+public struct UniversityGetParams: Codable, Sendable, Equatable {
+    /// Exact, case-insensitive.
+    public var name: String
+    public var country: String?
+
+    public init(name: String, country: String? = nil) {
+        self.name = name
+        self.country = country
+    }
+}
+
+/// `universities.list` / `universities.refresh`.
+public struct UniversityList: Codable, Sendable, Equatable {
+    public var country: String
+    public var count: Int
+    public var items: [University]
+
+    public init(country: String, count: Int, items: [University]) {
+        self.country = country
+        self.count = count
+        self.items = items
+    }
+}
+
+/// `universities.get`.
+public struct UniversityDetail: Codable, Sendable, Equatable {
+    public var university: University
+
+    public init(university: University) {
+        self.university = university
+    }
+}

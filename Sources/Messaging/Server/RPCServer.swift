@@ -1,0 +1,193 @@
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// Settings of an ``RPCServer``.
+public struct RPCServerConfiguration: Sendable {
+    /// Where to listen.
+    public var socketPath: String
+    /// The largest frame payload accepted (`RNM_MAX_FRAME_BYTES`).
+    public var maxFrameBytes: Int
+    /// The name put in `error.data.service`: `gateway`, `characters` or `universities`.
+    public var service: String
+    /// Requests one connection may have in flight; beyond it, -32005.
+    public var maxInFlightPerConnection: Int
+
+    public init(socketPath: String, maxFrameBytes: Int = 1_048_576, service: String, maxInFlightPerConnection: Int = 4096) {
+        self.socketPath = socketPath
+        self.maxFrameBytes = maxFrameBytes
+        self.service = service
+        self.maxInFlightPerConnection = maxInFlightPerConnection
+    }
+}
+
+/// A JSON-RPC server on a Unix domain socket, as a ServiceLifecycle `Service`.
+///
+/// One task per connection; the requests of a connection are served concurrently and each
+/// reply is written as soon as it is ready. On graceful shutdown it stops accepting, stops
+/// reading new requests, finishes the requests in flight, then removes its socket file.
+public final class RPCServer: Service {
+    private let configuration: RPCServerConfiguration
+    private let handler: any RPCHandler
+    private let logger: Logger
+    private let group: any EventLoopGroup
+    private let onListening: (@Sendable () async -> Void)?
+
+    /// - Parameters:
+    ///   - onListening: called once the socket is bound and ready (tests wait on it).
+    public init(configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger,
+                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+                onListening: (@Sendable () async -> Void)? = nil) {
+        self.configuration = configuration
+        self.handler = handler
+        self.logger = logger
+        self.group = eventLoopGroup
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let path = configuration.socketPath
+        try SocketFile.createDirectory(for: path)
+        try await SocketFile.reclaim(path, group: group)
+        let maxFrameBytes = configuration.maxFrameBytes
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes)))
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let identity: SocketFile.Identity
+        do {
+            identity = try SocketFile.secure(path)
+        } catch {
+            try? await server.channel.close()
+            throw error
+        }
+        defer { SocketFile.remove(path, ifStill: identity) }
+        logger.info("listening", metadata: ["socket": "\(path)"])
+        await onListening?()
+
+        try await withGracefulShutdownHandler {
+            try await server.executeThenClose { connections in
+                await withDiscardingTaskGroup { group in
+                    do {
+                        for try await connection in connections {
+                            group.addTask { await self.serve(connection) }
+                        }
+                    } catch {
+                        self.logger.debug("accept loop ended", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            server.channel.close(promise: nil)
+        }
+        logger.info("stopped", metadata: ["socket": "\(path)"])
+    }
+
+    // MARK: - Connections
+
+    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        let inFlight = InFlightCounter()
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                await withDiscardingTaskGroup { requests in
+                    await withGracefulShutdownHandler {
+                        do {
+                            for try await payload in inbound {
+                                self.accept(payload, inFlight: inFlight, requests: &requests, outbound: outbound)
+                            }
+                        } catch let error as FrameDecoderError {
+                            self.logger.notice("closing connection after a bad frame", metadata: ["error": "\(error)"])
+                            try? await outbound.write(Frames.errorResponse(rawID: nil, error: RPCError(mapping: error, service: self.configuration.service)))
+                        } catch {
+                            self.logger.debug("connection read ended", metadata: ["error": "\(error)"])
+                        }
+                    } onGracefulShutdown: {
+                        // Stop reading new requests; those in flight finish and are answered.
+                        connection.channel.close(mode: .input, promise: nil)
+                    }
+                }
+            }
+        } catch {
+            logger.debug("connection closed with an error", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Parses one payload and starts its request, or answers its error at once.
+    private func accept(_ payload: ByteBuffer, inFlight: InFlightCounter,
+                        requests: inout DiscardingTaskGroup, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        let service = configuration.service
+        let envelope: Envelope
+        do {
+            envelope = try Envelope(parsing: payload)
+        } catch {
+            let rawID: ByteBuffer? = if case .invalid(_, let id) = error { id } else { nil }
+            let frame = Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service))
+            requests.addTask { try? await outbound.write(frame) }
+            return
+        }
+        guard envelope.kind != .response else {
+            let error = RPCError(.invalidRequest, "invalid request: expected a request, got a response", service: service)
+            requests.addTask { try? await outbound.write(Frames.errorResponse(rawID: envelope.rawID, error: error)) }
+            return
+        }
+        guard inFlight.tryIncrement(limit: configuration.maxInFlightPerConnection) else {
+            let error = RPCError(.overloaded, "overloaded: more than \(configuration.maxInFlightPerConnection) requests in flight on this connection", service: service)
+            if envelope.kind == .request {
+                requests.addTask { try? await outbound.write(Frames.errorResponse(rawID: envelope.rawID, error: error)) }
+            }
+            return
+        }
+        requests.addTask {
+            defer { inFlight.decrement() }
+            let reply = await self.respond(to: envelope, outbound: outbound)
+            if let reply { try? await outbound.write(reply) }
+        }
+    }
+
+    /// Runs the handler; returns the reply frame (nil for a notification).
+    private func respond(to envelope: Envelope, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ByteBuffer? {
+        var logger = self.logger
+        logger[metadataKey: "request-id"] = "\(envelope.idDescription)"
+        logger[metadataKey: "method"] = "\(envelope.method ?? "")"
+        let rawID = envelope.rawID
+        let context = RPCRequestContext(logger: logger, rawID: rawID) { frame in
+            try? await outbound.write(frame)
+        }
+        let started = ContinuousClock.now
+        do {
+            let result = try await handler.handle(RPCRequest(envelope: envelope), context: context)
+            logger.debug("request served", metadata: ["latency": "\(ContinuousClock.now - started)"])
+            return rawID.map { Frames.response(rawID: $0, result: result) }
+        } catch {
+            let rpcError = RPCError(mapping: error, service: configuration.service)
+            if rpcError.code == .internalError {
+                logger.error("request failed with an internal error", metadata: ["error": "\(error)"])
+            } else {
+                logger.debug("request failed", metadata: ["code": "\(rpcError.code)", "error": "\(rpcError.message)"])
+            }
+            return rawID.map { Frames.errorResponse(rawID: $0, error: rpcError) }
+        }
+    }
+}
+
+/// Counts requests in flight against a limit.
+final class InFlightCounter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    /// Adds one unless that would pass `limit`; returns whether it did.
+    func tryIncrement(limit: Int) -> Bool {
+        if value.wrappingAdd(1, ordering: .relaxed).newValue <= limit { return true }
+        value.wrappingSubtract(1, ordering: .relaxed)
+        return false
+    }
+
+    func decrement() {
+        value.wrappingSubtract(1, ordering: .relaxed)
+    }
+}

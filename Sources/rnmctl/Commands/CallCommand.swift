@@ -1,0 +1,36 @@
+import ArgumentParser
+import Messaging
+import NIOCore
+
+/// `rnmctl call METHOD [PARAMS_JSON]`: any method, raw.
+struct CallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "call", abstract: "Call any method with JSON params; prints the result JSON.")
+
+    @Argument(help: "The method, e.g. characters.get.")
+    var method: String
+
+    @Argument(help: "The params as a JSON object, e.g. '{\"id\": 1}'.")
+    var params: String?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await runReporting(json: global.json) {
+            var paramsBuffer: ByteBuffer?
+            if let params {
+                let buffer = ByteBuffer(string: params)
+                let kind = try? buffer.withUnsafeReadableBytes { try JSONScanner.scan($0).kind }
+                guard kind == .object else { throw Failure.usage("PARAMS_JSON must be a JSON object") }
+                paramsBuffer = buffer
+            }
+            let reply = try await global.withGateway { client in
+                try await client.call(method: method, params: paramsBuffer, timeout: global.deadline)
+            }
+            if let error = reply.error {
+                throw Failure.rpc(try JSONCoding.decode(RPCError.self, from: error))
+            }
+            guard let result = reply.result else { throw Failure.protocolError("reply without result") }
+            print(String(buffer: result))
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+import Messaging
+
+/// `rnmctl`: the command-line client of rnm. It talks to the Gateway only.
+@main
+struct RnmCtl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rnmctl",
+        abstract: "Query rnm: Rick and Morty characters, locations, episodes and universities.",
+        discussion: ExitStatus.helpText,
+        subcommands: [StatusCommand.self, CallCommand.self]
+    )
+}
