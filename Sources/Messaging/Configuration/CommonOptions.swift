@@ -25,13 +25,19 @@ public struct CommonOptions: ParsableArguments {
 
 /// Runs long-lived services until SIGTERM or SIGINT, then shuts them down gracefully.
 public enum ServiceRunner {
+    /// How long in-flight work may take to finish after SIGTERM before it is cancelled
+    /// (well inside the 10 s Docker and compose give before SIGKILL).
+    public static let maximumGracefulShutdown: Duration = .seconds(7)
+
     /// Runs `services` in one `ServiceGroup`.
     public static func run(_ services: [any Service], logger: Logger) async throws {
-        let group = ServiceGroup(configuration: .init(
+        var configuration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
-        ))
-        try await group.run()
+        )
+        configuration.maximumGracefulShutdownDuration = maximumGracefulShutdown
+        configuration.maximumCancellationDuration = .seconds(1)
+        try await ServiceGroup(configuration: configuration).run()
     }
 }

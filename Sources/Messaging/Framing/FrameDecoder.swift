@@ -57,6 +57,11 @@ public struct FrameDecoderError: Error, Sendable, Equatable, CustomStringConvert
     /// The limit in force.
     public let maxFrameBytes: Int
 
+    public init(announcedLength: Int, maxFrameBytes: Int) {
+        self.announcedLength = announcedLength
+        self.maxFrameBytes = maxFrameBytes
+    }
+
     public var description: String {
         if announcedLength == 0 {
             return "frame header announces 0 bytes; a frame carries 1 to \(maxFrameBytes) bytes"

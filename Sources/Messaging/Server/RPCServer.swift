@@ -54,6 +54,7 @@ public final class RPCServer: Service {
         let maxFrameBytes = configuration.maxFrameBytes
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes)))

@@ -1,0 +1,86 @@
+import Messaging
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@Suite("Frame decoder")
+struct FrameDecoderTests {
+    private func channel(max: Int = 1024) throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameBytes: max)))
+        return channel
+    }
+
+    private func frame(_ text: String) -> ByteBuffer {
+        FrameBuilder.frame(payload: ByteBuffer(string: text))
+    }
+
+    @Test("a frame split across many reads arrives whole, once")
+    func splitFrame() throws {
+        let channel = try channel()
+        let bytes = Array(frame("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}").readableBytesView)
+        for byte in bytes.dropLast() {
+            try channel.writeInbound(ByteBuffer(bytes: [byte]))
+            #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+        }
+        try channel.writeInbound(ByteBuffer(bytes: [bytes.last!]))
+        let payload = try #require(try channel.readInbound(as: ByteBuffer.self))
+        #expect(String(buffer: payload) == "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}")
+        #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+    }
+
+    @Test("several frames in one read come out one by one, in order")
+    func coalescedFrames() throws {
+        let channel = try channel()
+        var buffer = ByteBuffer()
+        for index in 0..<5 {
+            var one = frame("{\"n\":\(index)}")
+            buffer.writeBuffer(&one)
+        }
+        // and half of a sixth
+        let sixth = Array(frame("{\"n\":5}").readableBytesView)
+        buffer.writeBytes(sixth.prefix(6))
+        try channel.writeInbound(buffer)
+        for index in 0..<5 {
+            let payload = try #require(try channel.readInbound(as: ByteBuffer.self))
+            #expect(String(buffer: payload) == "{\"n\":\(index)}")
+        }
+        #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+        try channel.writeInbound(ByteBuffer(bytes: sixth.dropFirst(6)))
+        #expect(try channel.readInbound(as: ByteBuffer.self).map { String(buffer: $0) } == "{\"n\":5}")
+    }
+
+    @Test("a header announcing 0 bytes is an error as soon as the header arrives")
+    func zeroLength() throws {
+        let channel = try channel()
+        #expect(throws: FrameDecoderError(announcedLength: 0, maxFrameBytes: 1024)) {
+            try channel.writeInbound(ByteBuffer(bytes: [0, 0, 0, 0]))
+        }
+    }
+
+    @Test("an over-limit header fails on the 4 header bytes alone: the body is never waited for nor buffered")
+    func overLimit() throws {
+        let channel = try channel(max: 1024)
+        // 0xFFFFFFFF bytes announced; if the decoder waited for the body it would return
+        // needMoreData here and buffer whatever followed.
+        #expect(throws: FrameDecoderError(announcedLength: Int(UInt32.max), maxFrameBytes: 1024)) {
+            try channel.writeInbound(ByteBuffer(bytes: [0xFF, 0xFF, 0xFF, 0xFF]))
+        }
+        // What follows is refused (the handler is in its error state), never accumulated.
+        #expect(throws: ByteToMessageDecoderError.self) {
+            try channel.writeInbound(ByteBuffer(repeating: 0x41, count: 4096))
+        }
+        #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+    }
+
+    @Test("a frame of exactly the limit passes; one byte more does not")
+    func limitBoundary() throws {
+        let channel = try channel(max: 16)
+        let exact = String(repeating: "1", count: 16)
+        try channel.writeInbound(frame(exact))
+        #expect(try channel.readInbound(as: ByteBuffer.self).map { String(buffer: $0) } == exact)
+        #expect(throws: FrameDecoderError.self) {
+            try channel.writeInbound(frame(exact + "1"))
+        }
+    }
+}
