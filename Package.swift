@@ -29,6 +29,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "ServiceKit",
+            dependencies: [
+                "Messaging",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "Gateway",
             dependencies: ["Messaging"]
@@ -37,6 +45,7 @@ let package = Package(
             name: "CharacterService",
             dependencies: [
                 "Messaging",
+                "ServiceKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -44,6 +53,7 @@ let package = Package(
             name: "UniversityService",
             dependencies: [
                 "Messaging",
+                "ServiceKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -54,12 +64,29 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Messaging",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/TestSupport",
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "MessagingTests",
             dependencies: [
                 "Messaging",
+                "TestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "UniversityServiceTests",
+            dependencies: ["UniversityService", "TestSupport", "Messaging", "ServiceKit"]
         ),
     ]
 )

@@ -12,12 +12,28 @@ struct UniversityServiceCommand: AsyncParsableCommand {
     @Option(help: "Socket to listen on (env RNM_UNIVERSITIES_SOCKET).")
     var socket: String?
 
+    @Option(help: "SQLite cache file (env RNM_UNIVERSITIES_DB, default $XDG_DATA_HOME/rnm/universities.sqlite).")
+    var database: String?
+
+    @Option(name: .customLong("upstream-url"), help: "Upstream base URL (env RNM_UNIVERSITIES_URL, default http://universities.hipolabs.com).")
+    var upstreamURL: String?
+
+    @Option(name: .customLong("upstream-timeout-ms"), help: "Timeout of one upstream request (env RNM_UPSTREAM_TIMEOUT_MS, default 5000).")
+    var upstreamTimeout: Int?
+
+    @Option(name: .customLong("max-age"), help: "Seconds a cached list is served without asking the upstream (env RNM_UNIVERSITIES_MAX_AGE, default 0).")
+    var maxAge: Int?
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
         let logger = try common.makeLogger(label: "rnm.universities")
         let configuration = UniversityServiceConfiguration(
             socketPath: Setting.universitiesSocket.resolve(socket, default: DefaultPaths.socket("universities.sock")),
+            databasePath: Setting.universitiesDatabase.resolve(database, default: DefaultPaths.database("universities.sqlite")),
+            upstreamURL: Setting.universitiesURL.resolve(upstreamURL, default: "http://universities.hipolabs.com"),
+            upstreamTimeoutMilliseconds: try Setting.upstreamTimeoutMilliseconds.resolveInteger(upstreamTimeout, default: 5000, range: 1...600_000),
+            maxAgeSeconds: try Setting.universitiesMaxAge.resolveInteger(maxAge, default: 0),
             maxFrameBytes: try common.resolvedMaxFrameBytes()
         )
         let services = try UniversityServiceApp.build(configuration: configuration, logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Messaging
 import NIOCore
 import Testing
@@ -118,14 +119,15 @@ struct ServerTests {
 
     @Test("graceful shutdown finishes requests in flight, then removes the socket")
     func gracefulShutdown() async throws {
-        let server = try await RunningServer.start(handler: TestHandler())
+        let started = Recorder<Int>()
+        let server = try await RunningServer.start(handler: TestHandler(started: started))
         let client = try await server.connect()
         let slow = Task {
             try await client.call(RPCMethod<SleepParams, ValueResult>("sleep"), .init(ms: 500, value: 77), timeout: .seconds(5))
         }
         let raw = try await RawConnection(socketPath: server.socketPath)
         try await raw.send(#"{"jsonrpc":"2.0","id":1,"method":"sleep","params":{"ms":300,"value":1}}"#)
-        try await Task.sleep(for: .milliseconds(100))  // let both requests reach the handler
+        try await waitUntil(5, "both requests started") { started.values.count == 2 }
         await server.group.triggerGracefulShutdown()
         #expect(try await slow.value.value == 77)
         #expect(try await raw.next()?.integerID == 1)

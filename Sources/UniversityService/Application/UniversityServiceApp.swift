@@ -1,29 +1,35 @@
 import Foundation
 import Logging
 import Messaging
+import ServiceKit
 import ServiceLifecycle
 
 /// Everything the UniversityService needs to start.
 struct UniversityServiceConfiguration: Sendable {
     var socketPath: String
-    var maxFrameBytes: Int
+    var databasePath: String
+    var upstreamURL: String = "http://universities.hipolabs.com"
+    var upstreamTimeoutMilliseconds: Int = 5000
+    /// Seconds a cached list is served without asking the upstream (default 0: always ask).
+    var maxAgeSeconds: Int = 0
+    var maxFrameBytes: Int = 1_048_576
 }
 
-/// Builds the UniversityService from its configuration; tests call this with test settings.
+/// Builds the UniversityService; tests call this with test settings and dependencies.
 enum UniversityServiceApp {
-    static let service = ServiceName.universities.rawValue
-
     static func build(configuration: UniversityServiceConfiguration, logger: Logger,
+                      fetcher: (any HTTPFetching)? = nil, clock: any WallClock = SystemWallClock(),
                       onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
-        let started = Date()
-        var router = RPCRouter(service: service)
-        router.register(RPCMethods.universitiesHealth) { _, _ in
-            ServiceHealth(service: service, status: "ok", version: rnmVersion,
-                          uptimeSeconds: Date().timeIntervalSince(started), cache: [:],
-                          upstream: .init(url: ""))
-        }
+        try DefaultPaths.createDirectory(for: configuration.databasePath)
+        let database = try UniversityDatabase(path: configuration.databasePath)
+        let upstream = HipoUpstream(fetcher: fetcher ?? URLSessionFetcher(
+            baseURL: configuration.upstreamURL, timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds))
+        let catalog = UniversityCatalog(database: database, upstream: upstream, clock: clock,
+                                        maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger)
+        let router = UniversityRoutes.router(catalog: catalog, database: database, started: Date())
         let server = RPCServer(
-            configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes, service: service),
+            configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
+                                 service: ServiceName.universities.rawValue),
             handler: router, logger: logger, onListening: onListening
         )
         return [server]

@@ -1,4 +1,5 @@
 import Messaging
+import TestSupport
 import NIOCore
 import NIOPosix
 

@@ -1,4 +1,5 @@
 import Messaging
+import TestSupport
 import NIOCore
 
 /// Params of the test methods.
@@ -20,12 +21,16 @@ struct ProgressParams: Codable, Sendable {
 struct TestHandler: RPCHandler {
     struct Bug: Error {}
 
+    /// Records the value of each `sleep` request as it starts.
+    var started: Recorder<Int>?
+
     func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> ByteBuffer {
         switch request.method {
         case "echo":
             return request.envelope.params ?? ByteBuffer(string: "{}")
         case "sleep":
             let params = try request.decodeParams(SleepParams.self)
+            started?.append(params.value)
             try await Task.sleep(for: .milliseconds(params.ms))
             return try JSONCoding.encode(ValueResult(value: params.value))
         case "hang":

@@ -8,15 +8,15 @@ import Synchronization
 import Testing
 
 /// Thrown when a wait passes its deadline.
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "deadline exceeded: \(what)" }
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    public let what: String
+    public var description: String { "deadline exceeded: \(what)" }
 }
 
 /// Runs `body`, failing with ``DeadlineExceeded`` if it takes longer than `seconds`.
 /// On the deadline the body is cancelled and left behind, so a stuck body fails the test
 /// instead of hanging the run.
-func within<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+public func within<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     let race = Race<T>()
     return try await withCheckedThrowingContinuation { continuation in
         race.start(continuation)
@@ -47,13 +47,13 @@ private final class Race<T: Sendable>: Sendable {
 }
 
 extension Result where Failure == any Error {
-    init(catching body: () async throws -> Success) async {
+    public init(catching body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
 
 /// Waits until `condition` holds, polling, failing after `seconds`.
-func waitUntil(_ seconds: Double = 5, _ what: String, _ condition: @escaping @Sendable () async -> Bool) async throws {
+public func waitUntil(_ seconds: Double = 5, _ what: String, _ condition: @escaping @Sendable () async -> Bool) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while !(await condition()) {
         guard ContinuousClock.now < deadline else { throw DeadlineExceeded(what: what) }
@@ -62,79 +62,97 @@ func waitUntil(_ seconds: Double = 5, _ what: String, _ condition: @escaping @Se
 }
 
 /// A fresh folder under /tmp, short enough for socket paths (108 bytes at most).
-func temporaryDirectory() -> String {
+public func temporaryDirectory() -> String {
     let path = "/tmp/rnm-test-\(UUID().uuidString.prefix(8))"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
 
 /// A logger that prints nothing unless RNM_TEST_LOG is set.
-func testLogger(_ label: String = "test") -> Logger {
+public func testLogger(_ label: String = "test") -> Logger {
     var logger = Logger(label: label)
     logger.logLevel = ProcessInfo.processInfo.environment["RNM_TEST_LOG"] != nil ? .debug : .critical
     return logger
 }
 
 /// A set-once flag that async code can wait on.
-final class Signal: Sendable {
+public final class Signal: Sendable {
     private let stream: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
 
-    init() {
+    public init() {
         (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    func fire() { continuation.yield() }
+    public func fire() { continuation.yield() }
 
-    func wait() async {
+    public func wait() async {
         for await _ in stream { return }
     }
 }
 
 /// An RPCServer running in its own ServiceGroup, for one test.
-struct RunningServer {
-    let socketPath: String
-    let group: ServiceGroup
-    let task: Task<Void, any Error>
+public struct RunningServer: Sendable {
+    public let socketPath: String
+    public let group: ServiceGroup
+    public let task: Task<Void, any Error>
 
     /// Starts `handler` on a socket in `directory` and waits until it listens.
-    static func start(handler: any RPCHandler, directory: String = temporaryDirectory(), name: String = "test.sock",
-                      maxFrameBytes: Int = 1_048_576, maxInFlight: Int = 4096) async throws -> RunningServer {
+    public static func start(handler: any RPCHandler, directory: String = temporaryDirectory(), name: String = "test.sock",
+                             maxFrameBytes: Int = 1_048_576, maxInFlight: Int = 4096) async throws -> RunningServer {
         let path = directory + "/" + name
+        return try await start(socketPath: path) { onListening in
+            [RPCServer(
+                configuration: .init(socketPath: path, maxFrameBytes: maxFrameBytes, service: "test", maxInFlightPerConnection: maxInFlight),
+                handler: handler, logger: testLogger(), onListening: onListening
+            )]
+        }
+    }
+
+    /// Runs the services `build` makes (it must pass `onListening` to its server) in a
+    /// ServiceGroup, and waits until the server listens on `socketPath`.
+    public static func start(socketPath: String,
+                             build: (@escaping @Sendable () async -> Void) throws -> [any Service]) async throws -> RunningServer {
         let listening = Signal()
-        let server = RPCServer(
-            configuration: .init(socketPath: path, maxFrameBytes: maxFrameBytes, service: "test", maxInFlightPerConnection: maxInFlight),
-            handler: handler, logger: testLogger(), onListening: { listening.fire() }
-        )
-        let group = ServiceGroup(configuration: .init(services: [.init(service: server)], logger: testLogger()))
+        let services = try build { listening.fire() }
+        let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) }, logger: testLogger()))
         let task = Task { try await group.run() }
-        try await within(5, "server listening") { await listening.wait() }
-        return RunningServer(socketPath: path, group: group, task: task)
+        try await within(10, "server listening") { await listening.wait() }
+        return RunningServer(socketPath: socketPath, group: group, task: task)
     }
 
     /// Shuts the server down gracefully and waits for it to finish.
-    func stop() async throws {
+    public func stop() async throws {
         await group.triggerGracefulShutdown()
         let task = self.task
         try await within(5, "server stop") { try await task.value }
     }
 
     /// Stops the server at once, cancelling requests in flight.
-    func cancel() async {
+    public func cancel() async {
         task.cancel()
         _ = await task.result
     }
 
-    func connect() async throws -> RPCClient {
+    public func connect() async throws -> RPCClient {
         try await RPCClient.connect(socketPath: socketPath, service: "test")
     }
 }
 
 /// Collects values from concurrent code.
-final class Recorder<T: Sendable>: Sendable {
+public final class Recorder<T: Sendable>: Sendable {
     private let storage = Mutex<[T]>([])
 
-    func append(_ value: T) { storage.withLock { $0.append(value) } }
+    public init() {}
 
-    var values: [T] { storage.withLock { $0 } }
+    public func append(_ value: T) { storage.withLock { $0.append(value) } }
+
+    public var values: [T] { storage.withLock { $0 } }
+}
+
+/// libcurl obeys `http_proxy` even for 127.0.0.1: tests that talk to a local upstream call
+/// this first so no proxy is ever used.
+public func bypassProxies() {
+    setenv("no_proxy", "127.0.0.1,localhost", 1)
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1)
 }

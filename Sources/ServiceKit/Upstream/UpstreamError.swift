@@ -1,0 +1,26 @@
+/// Why an upstream API could not be used. Every case is a failure the services fall back on
+/// their cache for.
+public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No connection (refused, DNS, network down).
+    case unreachable(String)
+    /// No complete answer within the timeout.
+    case timedOut(milliseconds: Int)
+    /// An HTTP status that is not an answer (5xx, 429, an unexpected 4xx).
+    case status(Int)
+    /// A body that is not the JSON expected (HTML, garbage, truncated, wrong shape).
+    case badPayload(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let reason): "upstream unreachable: \(reason)"
+        case .timedOut(let milliseconds): "upstream did not answer within \(milliseconds) ms"
+        case .status(let code): "upstream answered HTTP \(code)"
+        case .badPayload(let reason): "upstream answered something unusable: \(reason)"
+        }
+    }
+
+    /// The HTTP status, when there was one.
+    public var httpStatus: Int? {
+        if case .status(let code) = self { code } else { nil }
+    }
+}

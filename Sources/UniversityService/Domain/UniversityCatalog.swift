@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import Messaging
+import ServiceKit
+
+/// A list answer: the country's records (encoded) and how fresh they are.
+struct ListAnswer: Sendable {
+    var country: String
+    var items: [(name: String, json: Data)]
+    var freshness: Freshness
+}
+
+/// The UniversityService's rules: upstream first (unless the cached list is younger than the
+/// max age), the cache when the upstream fails (`stale`), an error only when nothing is cached.
+struct UniversityCatalog: Sendable {
+    let database: UniversityDatabase
+    let upstream: any UniversityUpstream
+    let clock: any WallClock
+    /// Seconds a cached list is served without asking the upstream (0: always ask).
+    let maxAge: Double
+    let health: UpstreamHealth
+    let flights = SingleFlight<String, CachedCountry>()
+    let logger: Logger
+
+    /// The cache key of a country: trimmed, case folded (the upstream matches case-insensitively).
+    static func key(_ country: String) -> String {
+        country.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// `universities.list` (and, with `force`, `universities.refresh`).
+    func list(country: String, force: Bool) async throws -> ListAnswer {
+        let key = Self.key(country)
+        let cached = try await database.country(key: key)
+        if !force, let cached, maxAge > 0, clock.now().timeIntervalSince(cached.fetchedAt) < maxAge {
+            return ListAnswer(country: cached.country, items: cached.items,
+                              freshness: Freshness(source: .cache, fetchedAt: cached.fetchedAt.rfc3339))
+        }
+        do {
+            let fresh = try await fetch(key: key, country: country)
+            return ListAnswer(country: fresh.country, items: fresh.items,
+                              freshness: Freshness(source: .upstream, fetchedAt: fresh.fetchedAt.rfc3339))
+        } catch let error as UpstreamError {
+            guard let cached else { throw UniversityError.upstreamUnavailable(country: country, error) }
+            logger.warning("upstream failed; answering from the cache", metadata: ["country": "\(country)", "error": "\(error)"])
+            return ListAnswer(country: cached.country, items: cached.items,
+                              freshness: Freshness(source: .cache, stale: true, fetchedAt: cached.fetchedAt.rfc3339,
+                                                   upstreamError: error.description))
+        }
+    }
+
+    /// `universities.get`: from the cache; the country's list is fetched once only if it was
+    /// never fetched. Duplicate names: the first in the upstream's order.
+    func get(name: String, country: String) async throws -> (json: Data, freshness: Freshness) {
+        let key = Self.key(country)
+        if let found = try await database.find(key: key, name: name) {
+            if let json = found.json {
+                return (json, Freshness(source: .cache, fetchedAt: found.fetchedAt.rfc3339))
+            }
+            throw try await notFound(name: name, key: key, country: country)
+        }
+        let fresh: CachedCountry
+        do {
+            fresh = try await fetch(key: key, country: country)
+        } catch let error as UpstreamError {
+            throw UniversityError.upstreamUnavailable(country: country, error)
+        }
+        let lowered = name.lowercased()
+        guard let match = fresh.items.first(where: { $0.name.lowercased() == lowered }) else {
+            throw UniversityError.notFound(name: name, country: fresh.country,
+                                           closest: NameMatcher.closest(to: name, in: fresh.items.map(\.name)))
+        }
+        return (match.json, Freshness(source: .upstream, fetchedAt: fresh.fetchedAt.rfc3339))
+    }
+
+    private func notFound(name: String, key: String, country: String) async throws -> UniversityError {
+        let cached = try await database.country(key: key)
+        return .notFound(name: name, country: cached?.country ?? country,
+                         closest: NameMatcher.closest(to: name, in: cached?.items.map(\.name) ?? []))
+    }
+
+    /// Fetches a country's list and stores it; identical fetches in flight are made once.
+    private func fetch(key: String, country: String) async throws -> CachedCountry {
+        try await flights.run(key) { [self] in
+            let universities: [University]
+            do throws(UpstreamError) {
+                universities = try await upstream.universities(country: country)
+            } catch {
+                health.recordFailure(error)
+                throw error
+            }
+            let fetchedAt = clock.now()
+            let encoder = JSONCoding.encoder
+            let items = try universities.map { (name: $0.name, json: try encoder.encode($0)) }
+            let name = universities.first?.country ?? country.trimmingCharacters(in: .whitespacesAndNewlines)
+            try await database.replace(key: key, country: name, items: items, fetchedAt: fetchedAt)
+            health.recordSuccess(at: fetchedAt)
+            return CachedCountry(country: name, fetchedAt: fetchedAt, items: items)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Messaging
+import NIOCore
+import ServiceKit
+
+/// The `universities.*` methods, wired to the catalog.
+enum UniversityRoutes {
+    static func router(catalog: UniversityCatalog, database: UniversityDatabase, started: Date) -> RPCRouter {
+        var router = RPCRouter(service: ServiceName.universities.rawValue)
+        router.registerEncoded(RPCMethods.universitiesList) { params, _ in
+            let answer = try await catalog.list(country: try country(params.country), force: false)
+            return listResult(answer, nameFilter: params.name)
+        }
+        router.registerEncoded(RPCMethods.universitiesRefresh) { params, _ in
+            let answer = try await catalog.list(country: try country(params.country), force: true)
+            return listResult(answer, nameFilter: params.name)
+        }
+        router.registerEncoded(RPCMethods.universitiesGet) { params, _ in
+            let name = params.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty else { throw UniversityError.invalidParams("\"name\" must not be empty") }
+            let found = try await catalog.get(name: name, country: try country(params.country))
+            var writer = JSONObjectWriter(capacity: found.json.count + 128)
+            writer.raw("university", found.json)
+            writer.freshness(found.freshness)
+            return writer.finish()
+        }
+        router.register(RPCMethods.universitiesHealth) { _, _ in
+            let upstream = catalog.health.snapshot
+            return ServiceHealth(
+                service: ServiceName.universities.rawValue,
+                status: upstream.failing ? "degraded" : "ok",
+                version: rnmVersion,
+                uptimeSeconds: Date().timeIntervalSince(started),
+                cache: try await database.counts(),
+                upstream: .init(url: catalog.upstream.baseURL, lastSuccessAt: upstream.lastSuccessAt?.rfc3339,
+                                lastError: upstream.lastError)
+            )
+        }
+        return router
+    }
+
+    /// The country asked for, or the default; an empty one is invalid.
+    private static func country(_ value: String?) throws -> String {
+        guard let value else { return defaultUniversityCountry }
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw UniversityError.invalidParams("\"country\" must not be empty") }
+        return trimmed
+    }
+
+    /// `{country, count, items, ...freshness}`, records spliced as stored.
+    private static func listResult(_ answer: ListAnswer, nameFilter: String?) -> ByteBuffer {
+        var items = answer.items
+        if let filter = nameFilter?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), !filter.isEmpty {
+            items = items.filter { $0.name.lowercased().contains(filter) }
+        }
+        var writer = JSONObjectWriter(capacity: items.reduce(128) { $0 + $1.json.count + 1 })
+        writer.string("country", answer.country)
+        writer.integer("count", items.count)
+        writer.array("items", items.map(\.json))
+        writer.freshness(answer.freshness)
+        return writer.finish()
+    }
+}

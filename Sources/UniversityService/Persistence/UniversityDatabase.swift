@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// A country's cached list.
+struct CachedCountry: Sendable {
+    /// The country's name as the data spells it.
+    var country: String
+    var fetchedAt: Date
+    /// Names and encoded records, in the upstream's order.
+    var items: [(name: String, json: Data)]
+}
+
+/// The UniversityService's SQLite cache (GRDB, WAL): one list per country, replaced whole.
+struct UniversityDatabase: Sendable {
+    private let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "country") { table in
+                table.primaryKey("key", .text)
+                table.column("name", .text).notNull()
+                table.column("fetchedAt", .double).notNull()
+                table.column("count", .integer).notNull()
+            }
+            try db.create(table: "university") { table in
+                table.column("countryKey", .text).notNull().references("country", onDelete: .cascade)
+                table.column("position", .integer).notNull()
+                table.column("name", .text).notNull()
+                table.column("nameKey", .text).notNull()
+                table.column("json", .blob).notNull()
+                table.primaryKey(["countryKey", "position"])
+            }
+            try db.create(index: "university_by_name", on: "university", columns: ["countryKey", "nameKey", "position"])
+        }
+        return migrator
+    }
+
+    /// Replaces a country's list in one transaction.
+    func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM university WHERE countryKey = ?", arguments: [key])
+            try db.execute(sql: "INSERT OR REPLACE INTO country (key, name, fetchedAt, count) VALUES (?, ?, ?, ?)",
+                           arguments: [key, country, fetchedAt.timeIntervalSince1970, items.count])
+            let statement = try db.makeStatement(sql: "INSERT INTO university (countryKey, position, name, nameKey, json) VALUES (?, ?, ?, ?, ?)")
+            for (position, item) in items.enumerated() {
+                try statement.execute(arguments: [key, position, item.name, item.name.lowercased(), item.json])
+            }
+        }
+    }
+
+    /// A country's cached list, if it was ever fetched.
+    func country(key: String) async throws -> CachedCountry? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT name, fetchedAt FROM country WHERE key = ?", arguments: [key]) else {
+                return nil
+            }
+            let items = try Row.fetchAll(db, sql: "SELECT name, json FROM university WHERE countryKey = ? ORDER BY position", arguments: [key])
+                .map { (name: $0["name"] as String, json: $0["json"] as Data) }
+            return CachedCountry(country: row["name"], fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]), items: items)
+        }
+    }
+
+    /// The first university (in upstream order) whose name matches `name` case-insensitively,
+    /// with the country's fetch time; nil when the country was never fetched.
+    func find(key: String, name: String) async throws -> (fetchedAt: Date, json: Data?)? {
+        try await pool.read { db in
+            guard let fetchedAt = try Double.fetchOne(db, sql: "SELECT fetchedAt FROM country WHERE key = ?", arguments: [key]) else {
+                return nil
+            }
+            let json = try Data.fetchOne(db, sql: "SELECT json FROM university WHERE countryKey = ? AND nameKey = ? ORDER BY position LIMIT 1",
+                                         arguments: [key, name.lowercased()])
+            return (Date(timeIntervalSince1970: fetchedAt), json)
+        }
+    }
+
+    /// Rows per table, for health.
+    func counts() async throws -> [String: Int] {
+        try await pool.read { db in
+            [
+                "countries": try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM country") ?? 0,
+                "universities": try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM university") ?? 0,
+            ]
+        }
+    }
+}

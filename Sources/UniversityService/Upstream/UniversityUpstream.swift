@@ -1,0 +1,56 @@
+import Foundation
+import Messaging
+import ServiceKit
+
+/// Where universities come from.
+protocol UniversityUpstream: Sendable {
+    /// The upstream's base URL, for health.
+    var baseURL: String { get }
+    /// Every university of `country` (exact, case-insensitive), in the upstream's order.
+    func universities(country: String) async throws(UpstreamError) -> [University]
+}
+
+/// The Hipo universities API: `GET /search?country=<name>` answers a bare JSON array.
+struct HipoUpstream: UniversityUpstream {
+    let fetcher: any HTTPFetching
+
+    var baseURL: String { fetcher.baseURL }
+
+    func universities(country: String) async throws(UpstreamError) -> [University] {
+        let answer = try await fetcher.get(path: "/search", query: [("country", country)])
+        guard answer.status == 200 else { throw .status(answer.status) }
+        return try Self.decode(answer.body)
+    }
+
+    /// One record as the API writes it (`state-province` with a hyphen; key order varies).
+    private struct Record: Decodable {
+        var name: String
+        var country: String
+        var alphaTwoCode: String?
+        var stateProvince: String?
+        var domains: [String]?
+        var webPages: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case name, country, domains
+            case alphaTwoCode = "alpha_two_code"
+            case stateProvince = "state-province"
+            case webPages = "web_pages"
+        }
+    }
+
+    static func decode(_ body: Data) throws(UpstreamError) -> [University] {
+        guard body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "[") else {
+            let start = String(decoding: body.prefix(40), as: UTF8.self)
+            throw .badPayload("expected a JSON array, got \(start.isEmpty ? "an empty body" : "\"\(start)…\"")")
+        }
+        do {
+            return try JSONDecoder().decode([Record].self, from: body).map {
+                University(name: $0.name, country: $0.country, alphaTwoCode: $0.alphaTwoCode ?? "",
+                           stateProvince: $0.stateProvince, domains: $0.domains ?? [], webPages: $0.webPages ?? [])
+            }
+        } catch {
+            throw .badPayload("malformed JSON: \(error)")
+        }
+    }
+}

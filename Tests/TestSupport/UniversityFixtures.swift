@@ -1,0 +1,37 @@
+import Foundation
+
+/// The real Hipo data (see Fixtures/SOURCES.md), and a route that answers like the real server.
+public enum UniversityFixtures {
+    /// The exact body the real API returns for the United Arab Emirates (37 records).
+    public static let unitedArabEmirates: Data = load("search_country_united_arab_emirates.json")
+
+    /// The whole world list (10,251 records), as raw JSON objects.
+    nonisolated(unsafe) public static let world: [[String: Any]] = {
+        let data = load("world_universities_and_domains.json")
+        return try! JSONSerialization.jsonObject(with: data) as! [[String: Any]]
+    }()
+
+    /// The records of `country`, matched exactly and case-insensitively, in file order.
+    public static func records(country: String) -> [[String: Any]] {
+        let wanted = country.lowercased()
+        return world.filter { ($0["country"] as? String)?.lowercased() == wanted }
+    }
+
+    /// `GET /search?country=<name>` as the real server answers it; anything else is a 404 page.
+    @Sendable public static func route(_ request: UpstreamRequest) -> UpstreamResponse {
+        guard request.path == "/search" else {
+            return UpstreamResponse(status: 404, contentType: "text/html", body: Array("<html><body>Not Found</body></html>".utf8))
+        }
+        let country = request.query["country"] ?? ""
+        if country.lowercased() == "united arab emirates" {
+            return .json(unitedArabEmirates)
+        }
+        let body = try! JSONSerialization.data(withJSONObject: records(country: country))
+        return .json(body)
+    }
+
+    static func load(_ name: String) -> Data {
+        let url = Bundle.module.url(forResource: "Fixtures/universities/\(name)", withExtension: nil)!
+        return try! Data(contentsOf: url)
+    }
+}
