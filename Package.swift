@@ -85,6 +85,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "GatewayTests",
+            dependencies: ["Gateway", "UniversityService", "TestSupport", "Messaging"]
+        ),
+        .testTarget(
             name: "UniversityServiceTests",
             dependencies: ["UniversityService", "TestSupport", "Messaging", "ServiceKit"]
         ),

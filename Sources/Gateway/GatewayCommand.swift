@@ -18,6 +18,9 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong("universities-socket"), help: "The UniversityService's socket (env RNM_UNIVERSITIES_SOCKET).")
     var universitiesSocket: String?
 
+    @Option(name: .customLong("request-timeout-ms"), help: "Deadline of one request; progress restarts it (env RNM_REQUEST_TIMEOUT_MS, default 15000).")
+    var requestTimeout: Int?
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -26,7 +29,8 @@ struct GatewayCommand: AsyncParsableCommand {
             socketPath: Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket("gateway.sock")),
             charactersSocketPath: Setting.charactersSocket.resolve(charactersSocket, default: DefaultPaths.socket("characters.sock")),
             universitiesSocketPath: Setting.universitiesSocket.resolve(universitiesSocket, default: DefaultPaths.socket("universities.sock")),
-            maxFrameBytes: try common.resolvedMaxFrameBytes()
+            maxFrameBytes: try common.resolvedMaxFrameBytes(),
+            requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000))
         )
         let services = GatewayApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

@@ -1,4 +1,7 @@
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -129,6 +132,14 @@ public final class RPCClient: Sendable {
         }
     }
 
+    /// Sends a frame that expects no reply (a notification).
+    public func sendWithoutReply(_ frame: ByteBuffer) async throws {
+        guard isActive else {
+            throw RPCError(.serviceUnavailable, "connection to \(service) at \(socketPath) is closed", service: service)
+        }
+        try await channel.writeAndFlush(frame)
+    }
+
     /// Calls `method` with raw `params` JSON; returns the reply envelope.
     public func call(method: String, params: ByteBuffer?, timeout: Duration?, onProgress: ProgressHandler? = nil) async throws -> Envelope {
         try await send(timeout: timeout, onProgress: onProgress) { id in
@@ -222,7 +233,7 @@ public final class RPCClient: Sendable {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? IOError { return error.description }
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
         if let error = error as? ChannelError, case .connectTimeout = error { return "connect timed out" }
         return String(describing: error)
     }

@@ -37,12 +37,27 @@ public struct RPCRequestContext: Sendable {
         guard let rawID else { return }
         await progressSink(Frames.progress(rawID: rawID, done: done, total: total, message: message))
     }
+
+    /// Sends a complete frame to the caller's connection (the Gateway forwards notifications so).
+    public func send(frame: ByteBuffer) async {
+        await progressSink(frame)
+    }
 }
 
-/// Serves requests. Return the `result` as JSON bytes, or throw (errors are mapped to wire
-/// codes by ``RPCError/init(mapping:service:)``).
+/// What a handler answers.
+public enum RPCReply: Sendable {
+    /// The `result` JSON; the server wraps it in a response with the request's id.
+    case result(ByteBuffer)
+    /// A complete reply frame, already carrying the request's id (forwarded replies).
+    case frame(ByteBuffer)
+    /// No reply (a forwarded notification).
+    case none
+}
+
+/// Serves requests. Return the reply, or throw (errors are mapped to wire codes by
+/// ``RPCError/init(mapping:service:)``).
 public protocol RPCHandler: Sendable {
-    func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> ByteBuffer
+    func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply
 }
 
 /// An ``RPCHandler`` that dispatches by method name to typed closures.
@@ -76,10 +91,10 @@ public struct RPCRouter: RPCHandler {
     /// The methods registered.
     public var methods: [String] { routes.keys.sorted() }
 
-    public func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> ByteBuffer {
+    public func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
         guard let route = routes[request.method] else {
             throw RPCError(.methodNotFound, "method \"\(request.method)\" not found", service: service)
         }
-        return try await route(request, context)
+        return .result(try await route(request, context))
     }
 }

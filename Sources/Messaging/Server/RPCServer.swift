@@ -29,6 +29,9 @@ public struct RPCServerConfiguration: Sendable {
 /// reply is written as soon as it is ready. On graceful shutdown it stops accepting, stops
 /// reading new requests, finishes the requests in flight, then removes its socket file.
 public final class RPCServer: Service {
+    /// How many -32005 replies may wait to be written before the connection stops being read.
+    static let overloadReplyAllowance = 64
+
     private let configuration: RPCServerConfiguration
     private let handler: any RPCHandler
     private let logger: Logger
@@ -101,6 +104,9 @@ public final class RPCServer: Service {
                         do {
                             for try await payload in inbound {
                                 self.accept(payload, inFlight: inFlight, requests: &requests, outbound: outbound)
+                                // Past the limit requests get -32005; if even those replies are not
+                                // being read, stop reading until they drain.
+                                await inFlight.waitUntilBelow(self.configuration.maxInFlightPerConnection + Self.overloadReplyAllowance)
                             }
                         } catch let error as FrameDecoderError {
                             self.logger.notice("closing connection after a bad frame", metadata: ["error": "\(error)"])
@@ -137,10 +143,13 @@ public final class RPCServer: Service {
             requests.addTask { try? await outbound.write(Frames.errorResponse(rawID: envelope.rawID, error: error)) }
             return
         }
-        guard inFlight.tryIncrement(limit: configuration.maxInFlightPerConnection) else {
-            let error = RPCError(.overloaded, "overloaded: more than \(configuration.maxInFlightPerConnection) requests in flight on this connection", service: service)
-            if envelope.kind == .request {
-                requests.addTask { try? await outbound.write(Frames.errorResponse(rawID: envelope.rawID, error: error)) }
+        guard inFlight.increment() <= configuration.maxInFlightPerConnection else {
+            let error = RPCError(.overloaded, "overloaded: more than \(configuration.maxInFlightPerConnection) requests in flight on this connection; retry later", service: service)
+            requests.addTask {
+                defer { inFlight.decrement() }
+                if envelope.kind == .request {
+                    try? await outbound.write(Frames.errorResponse(rawID: envelope.rawID, error: error))
+                }
             }
             return
         }
@@ -162,9 +171,14 @@ public final class RPCServer: Service {
         }
         let started = ContinuousClock.now
         do {
-            let result = try await handler.handle(RPCRequest(envelope: envelope), context: context)
+            let reply = try await handler.handle(RPCRequest(envelope: envelope), context: context)
             logger.debug("request served", metadata: ["latency": "\(ContinuousClock.now - started)"])
-            return rawID.map { Frames.response(rawID: $0, result: result) }
+            guard let rawID else { return nil }
+            switch reply {
+            case .result(let result): return Frames.response(rawID: rawID, result: result)
+            case .frame(let frame): return frame
+            case .none: return nil
+            }
         } catch {
             let rpcError = RPCError(mapping: error, service: configuration.service)
             if rpcError.code == .internalError {
@@ -177,18 +191,43 @@ public final class RPCServer: Service {
     }
 }
 
-/// Counts requests in flight against a limit.
+/// Counts a connection's requests (and pending replies) in flight, and lets its reader wait
+/// for them to drain: a client that stops reading its replies stops being read.
 final class InFlightCounter: Sendable {
-    private let value = Atomic<Int>(0)
+    private struct State {
+        var count = 0
+        var waiter: (threshold: Int, continuation: CheckedContinuation<Void, Never>)?
+    }
 
-    /// Adds one unless that would pass `limit`; returns whether it did.
-    func tryIncrement(limit: Int) -> Bool {
-        if value.wrappingAdd(1, ordering: .relaxed).newValue <= limit { return true }
-        value.wrappingSubtract(1, ordering: .relaxed)
-        return false
+    private let state = Mutex(State())
+
+    /// Adds one; returns the new count.
+    func increment() -> Int {
+        state.withLock { state in
+            state.count += 1
+            return state.count
+        }
     }
 
     func decrement() {
-        value.wrappingSubtract(1, ordering: .relaxed)
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.count -= 1
+            guard let waiter = state.waiter, state.count < waiter.threshold else { return nil }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume()
+    }
+
+    /// Returns once fewer than `threshold` are in flight.
+    func waitUntilBelow(_ threshold: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                if state.count < threshold { return true }
+                state.waiter = (threshold, continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 }

@@ -24,7 +24,11 @@ struct TestHandler: RPCHandler {
     /// Records the value of each `sleep` request as it starts.
     var started: Recorder<Int>?
 
-    func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> ByteBuffer {
+    func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
+        .result(try await result(request, context: context))
+    }
+
+    private func result(_ request: RPCRequest, context: RPCRequestContext) async throws -> ByteBuffer {
         switch request.method {
         case "echo":
             return request.envelope.params ?? ByteBuffer(string: "{}")

@@ -1,16 +1,15 @@
 import Messaging
-import TestSupport
 import NIOCore
 import NIOPosix
 
 /// A connection that sends arbitrary bytes and reads frames back, for protocol abuse tests.
-final class RawConnection: Sendable {
-    let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+public final class RawConnection: Sendable {
+    public let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     private let frames: AsyncStream<Envelope?>
     private let continuation: AsyncStream<Envelope?>.Continuation
     private let reader: Task<Void, Never>
 
-    init(socketPath: String) async throws {
+    public init(socketPath: String) async throws {
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -33,17 +32,17 @@ final class RawConnection: Sendable {
     }
 
     /// Writes bytes as they are (no framing added).
-    func sendRaw(_ bytes: [UInt8]) async throws {
+    public func sendRaw(_ bytes: [UInt8]) async throws {
         try await channel.outbound.write(ByteBuffer(bytes: bytes))
     }
 
     /// Writes one frame around `json`.
-    func send(_ json: String) async throws {
+    public func send(_ json: String) async throws {
         try await channel.outbound.write(FrameBuilder.frame(payload: ByteBuffer(string: json)))
     }
 
     /// The next frame received; nil when the connection closed first.
-    func next(seconds: Double = 5) async throws -> Envelope? {
+    public func next(seconds: Double = 5) async throws -> Envelope? {
         let frames = self.frames
         return try await within(seconds, "next frame") {
             var iterator = frames.makeAsyncIterator()
@@ -52,12 +51,18 @@ final class RawConnection: Sendable {
     }
 
     /// Waits until the peer closes the connection.
-    func waitForClose(seconds: Double = 5) async throws {
+    public func waitForClose(seconds: Double = 5) async throws {
         let channel = self.channel.channel
         try await within(seconds, "connection closed") { try? await channel.closeFuture.get() }
     }
 
-    func close() {
+    deinit {
+        channel.outbound.finish()
+        channel.channel.close(promise: nil)
+    }
+
+    public func close() {
+        channel.outbound.finish()
         channel.channel.close(promise: nil)
         reader.cancel()
     }
@@ -65,13 +70,13 @@ final class RawConnection: Sendable {
 
 extension Envelope {
     /// The error object's code, for replies that are errors.
-    var errorCode: Int? {
+    public var errorCode: Int? {
         guard let error else { return nil }
         return (try? JSONCoding.decode(RPCError.self, from: error))?.code.rawValue
     }
 
     /// The error object, decoded.
-    var rpcError: RPCError? {
+    public var rpcError: RPCError? {
         error.flatMap { try? JSONCoding.decode(RPCError.self, from: $0) }
     }
 }

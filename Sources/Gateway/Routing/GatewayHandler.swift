@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import Messaging
+import NIOCore
+import Synchronization
+
+/// Routes each request by its method's prefix and forwards it as bytes: only `id` and
+/// `method` are read; the id is re-labelled towards the service and restored on the way back;
+/// `params` and `result` are never decoded.
+final class GatewayHandler: RPCHandler {
+    private let links: [ServiceName: ServiceLink]
+    private let requestTimeout: Duration
+    private let maxInFlight: Int
+    private let inFlight = Atomic<Int>(0)
+    private let started = ContinuousClock.now
+    private let logger: Logger
+
+    init(links: [ServiceLink], requestTimeout: Duration, maxInFlight: Int, logger: Logger) {
+        self.links = Dictionary(uniqueKeysWithValues: links.map { ($0.service, $0) })
+        self.requestTimeout = requestTimeout
+        self.maxInFlight = maxInFlight
+        self.logger = logger
+    }
+
+    func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
+        let method = request.method
+        let prefix = method.prefix { $0 != "." }
+        let hasName = method.count > prefix.count + 1  // "<prefix>.<name>"
+        switch hasName ? RPCMethods.service(forPrefix: prefix) : nil {
+        case .gateway where method == RPCMethods.gatewayHealth.name:
+            return .result(try JSONCoding.encode(await health()))
+        case .some(let service) where service != .gateway:
+            return try await forward(request, to: links[service]!, context: context)
+        default:
+            throw RPCError(.methodNotFound, "method \"\(method)\" not found", service: ServiceName.gateway.rawValue)
+        }
+    }
+
+    private func forward(_ request: RPCRequest, to link: ServiceLink, context: RPCRequestContext) async throws -> RPCReply {
+        let envelope = request.envelope
+        guard inFlight.wrappingAdd(1, ordering: .relaxed).newValue <= maxInFlight else {
+            inFlight.wrappingSubtract(1, ordering: .relaxed)
+            throw RPCError(.overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later", service: ServiceName.gateway.rawValue)
+        }
+        defer { inFlight.wrappingSubtract(1, ordering: .relaxed) }
+        var logger = context.logger
+        logger[metadataKey: "service"] = "\(link.service.rawValue)"
+        let started = ContinuousClock.now
+        do {
+            let client = try await link.client()
+            guard let clientID = envelope.rawID, let idRange = envelope.idRange else {
+                try await client.sendWithoutReply(FrameBuilder.frame(payload: envelope.payload))
+                return .none
+            }
+            let reply = try await client.send(timeout: requestTimeout, onProgress: { notification in
+                guard let range = notification.progressRequestIDRange else { return }
+                let frame = notification.frame(replacing: range, with: clientID)
+                Task { await context.send(frame: frame) }
+            }) { serviceID in
+                envelope.frame(replacing: idRange, with: ByteBuffer(string: String(serviceID)))
+            }
+            guard let replyIDRange = reply.idRange else {
+                throw RPCError(.internalError, "\(link.service.rawValue) answered without an id", service: ServiceName.gateway.rawValue)
+            }
+            logger.debug("forwarded", metadata: ["latency": "\(ContinuousClock.now - started)"])
+            return .frame(reply.frame(replacing: replyIDRange, with: clientID))
+        } catch {
+            logger.warning("request failed", metadata: ["latency": "\(ContinuousClock.now - started)", "error": "\(error)"])
+            throw error
+        }
+    }
+
+    /// `gateway.health`: each service's health method, with latency and last error.
+    private func health() async -> GatewayHealth {
+        var services: [String: GatewayHealth.ServiceState] = [:]
+        await withTaskGroup(of: (String, GatewayHealth.ServiceState).self) { group in
+            for link in links.values {
+                group.addTask { (link.service.rawValue, await Self.probe(link)) }
+            }
+            for await (name, state) in group { services[name] = state }
+        }
+        let allUp = services.values.allSatisfy { $0.status == "up" }
+        let uptime = ContinuousClock.now - started
+        return GatewayHealth(status: allUp ? "ok" : "degraded", version: rnmVersion,
+                             uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
+                             services: services)
+    }
+
+    private static func probe(_ link: ServiceLink) async -> GatewayHealth.ServiceState {
+        let started = ContinuousClock.now
+        do {
+            let client = try await link.client()
+            let reply = try await client.call(method: "\(link.service.rawValue).health", params: nil, timeout: .seconds(2))
+            _ = try RPCClient.decodeResult(ServiceHealth.self, from: reply, service: link.service.rawValue)
+            let elapsed = ContinuousClock.now - started
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            return .init(status: "up", latencyMs: (milliseconds * 1000).rounded() / 1000, lastError: nil)
+        } catch {
+            return .init(status: "down", latencyMs: nil, lastError: (error as? RPCError)?.message ?? "\(error)")
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Messaging
+import NIOCore
+import TestSupport
+import Testing
+
+@Suite("Gateway routing and forwarding")
+struct GatewayRoutingTests {
+    @Test("each prefix reaches its service; gateway.* is answered by the Gateway; others are -32601")
+    func routing() async throws {
+        let harness = try await GatewayHarness.start()
+        let client = try await harness.connect()
+        for (prefix, service) in [("characters", "characters"), ("locations", "characters"), ("episodes", "characters"),
+                                  ("favorites", "characters"), ("universities", "universities")] {
+            let reply = try await client.raw("\(prefix).list", #"{"page":2}"#)
+            #expect(reply.resultText?.contains(#""service" : "\#(service)""#) == true, "\(prefix)")
+            #expect(reply.resultText?.contains(#""method":"\#(prefix).list""#) == true)
+        }
+        let health = try await client.call(RPCMethods.gatewayHealth, NoParams())
+        #expect(health.status == "ok")
+        for method in ["pets.list", "gateway.nope", "characters", "nodot"] {
+            let reply = try await client.raw(method)
+            #expect(reply.rpcError?.code == .methodNotFound, "\(method)")
+            #expect(reply.rpcError?.service == "gateway")
+        }
+        await client.close()
+        try await harness.stop()
+    }
+
+    @Test("the result's bytes arrive exactly as the service wrote them")
+    func bytesUnchanged() async throws {
+        let harness = try await GatewayHarness.start()
+        let client = try await harness.connect()
+        let params = #"{"name" : "Rick Sánchez",   "x":[1, 2.50, {"y":null}], "s":"\u00e9\n"}"#
+        let reply = try await client.raw("characters.echo", params)
+        let expected = #"{ "service" : "characters",  "method":"characters.echo" , "params": "# + params
+            + #", "note": "Ünïcödé \u00e9 \"quoted\" \/ 1.50e3" }"#
+        #expect(reply.resultText == expected)
+        await client.close()
+        try await harness.stop()
+    }
+
+    @Test("many clients using the same ids at once each get their own replies back, ids restored")
+    func sameIDsManyClients() async throws {
+        let harness = try await GatewayHarness.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for clientIndex in 0..<16 {
+                group.addTask {
+                    let raw = try await RawConnection(socketPath: harness.gateway.socketPath)
+                    for id in 1...40 {
+                        let method = id.isMultiple(of: 2) ? "characters.echo" : "universities.echo"
+                        try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":{"client":\#(clientIndex),"id":\#(id)}}"#)
+                    }
+                    try await raw.send(#"{"jsonrpc":"2.0","id":"same","method":"characters.echo","params":{"client":\#(clientIndex),"id":"same"}}"#)
+                    var seen = Set<String>()
+                    for _ in 0..<41 {
+                        let reply = try #require(try await raw.next())
+                        let id = String(buffer: try #require(reply.rawID))
+                        let text = try #require(reply.resultText)
+                        #expect(text.contains(#""client":\#(clientIndex),"id":\#(id)}"#), "client \(clientIndex) got \(text) for id \(id)")
+                        seen.insert(id)
+                    }
+                    #expect(seen.count == 41)
+                    raw.close()
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await harness.stop()
+    }
+
+    @Test("progress notifications reach the client that asked, with its own id")
+    func progressForwarding() async throws {
+        let harness = try await GatewayHarness.start()
+        let raw = try await RawConnection(socketPath: harness.gateway.socketPath)
+        try await raw.send(#"{"jsonrpc":"2.0","id":"sync-1","method":"characters.slow","params":{"ms":5,"steps":3}}"#)
+        for step in 1...3 {
+            let notification = try #require(try await raw.next())
+            #expect(notification.method == "progress")
+            let range = try #require(notification.progressRequestIDRange)
+            #expect(String(buffer: notification.slice(range)) == #""sync-1""#)
+            #expect(String(buffer: try #require(notification.params)).contains(#""done":\#(step)"#))
+        }
+        let reply = try #require(try await raw.next())
+        #expect(reply.kind == .response)
+        #expect(reply.rawID.map { String(buffer: $0) } == #""sync-1""#)
+        raw.close()
+        try await harness.stop()
+    }
+
+    @Test("a request past the deadline is -32004; progress restarts the deadline")
+    func deadline() async throws {
+        let harness = try await GatewayHarness.start(requestTimeout: .milliseconds(300))
+        let client = try await harness.connect()
+        let started = ContinuousClock.now
+        let hung = try await client.raw("universities.hang")
+        #expect(hung.rpcError?.code == .timeout)
+        #expect(hung.rpcError?.retryable == true)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        // 5 steps of 150 ms: 750 ms in all, but never 300 ms without progress.
+        let progressing = try await client.raw("characters.slow", #"{"ms":150,"steps":5}"#)
+        #expect(progressing.result != nil)
+        await client.close()
+        await harness.gateway.cancel()
+        await harness.universities?.cancel()
+        try await harness.characters?.stop()
+    }
+
+    @Test("past the in-flight limit of a connection, requests get -32005 at once")
+    func overloadPerConnection() async throws {
+        let harness = try await GatewayHarness.start(maxInFlightPerConnection: 4)
+        let raw = try await RawConnection(socketPath: harness.gateway.socketPath)
+        for id in 1...10 {
+            try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"characters.slow","params":{"ms":400}}"#)
+        }
+        var overloaded = 0
+        var answered = 0
+        for _ in 0..<10 {
+            let reply = try #require(try await raw.next())
+            if reply.rpcError?.code == .overloaded { overloaded += 1 } else if reply.result != nil { answered += 1 }
+        }
+        #expect(overloaded == 6)
+        #expect(answered == 4)
+        raw.close()
+        try await harness.stop()
+    }
+
+    @Test("past the overall in-flight limit, requests from any client get -32005")
+    func overloadOverall() async throws {
+        let harness = try await GatewayHarness.start(maxInFlight: 3)
+        let first = try await harness.connect()
+        let second = try await harness.connect()
+        let slow = (0..<3).map { _ in Task { try await first.raw("characters.slow", #"{"ms":500}"#) } }
+        try await Task.sleep(for: .milliseconds(150))
+        let refused = try await second.raw("universities.echo")
+        #expect(refused.rpcError?.code == .overloaded)
+        #expect(refused.rpcError?.retryable == true)
+        for task in slow { #expect(try await task.value.result != nil) }
+        #expect(try await second.raw("universities.echo").result != nil)
+        await first.close()
+        await second.close()
+        try await harness.stop()
+    }
+
+    @Test("a client that disconnects mid-request disturbs nobody")
+    func clientDisconnects() async throws {
+        let harness = try await GatewayHarness.start()
+        let leaving = try await RawConnection(socketPath: harness.gateway.socketPath)
+        for id in 1...20 {
+            try await leaving.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"characters.slow","params":{"ms":200}}"#)
+        }
+        leaving.close()
+        let staying = try await harness.connect()
+        for _ in 0..<5 {
+            #expect(try await staying.raw("characters.echo").result != nil)
+        }
+        let service = try await RPCClient.connect(socketPath: harness.directory + "/characters.sock", service: "characters")
+        #expect(try await service.raw("characters.echo").result != nil)
+        try await Task.sleep(for: .milliseconds(300))  // the abandoned replies come back and are dropped
+        #expect(try await staying.raw("characters.slow", #"{"ms":1}"#).result != nil)
+        await service.close()
+        await staying.close()
+        try await harness.stop()
+    }
+}
