@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "UniversityService", "TestSupport", "Messaging"]
+            dependencies: ["Gateway", "UniversityService", "CharacterService", "TestSupport", "Messaging"]
         ),
         .testTarget(
             name: "UniversityServiceTests",

@@ -22,6 +22,7 @@ final class ServiceLink: Service, Sendable {
         var client: RPCClient?
         var lastError: String?
         var reconnecting = false
+        var stopping = false
     }
 
     init(service: ServiceName, socketPath: String, maxFrameBytes: Int, logger: Logger) {
@@ -98,12 +99,13 @@ final class ServiceLink: Service, Sendable {
         await withGracefulShutdownHandler {
             for await _ in wakeups.cancelOnGracefulShutdown() {
                 var backoff = Backoff()
-                while !Task.isCancelled, state.withLock({ $0.reconnecting }) {
+                while !Task.isCancelled, state.withLock({ $0.reconnecting && !$0.stopping }) {
                     try? await Task.sleep(for: backoff.next())
                     _ = try? await connect()
                 }
             }
         } onGracefulShutdown: {
+            self.state.withLock { $0.stopping = true }
             self.wake.finish()
         }
         let client = state.withLock { $0.client }
