@@ -1,0 +1,173 @@
+import Foundation
+import Logging
+import Messaging
+import ServiceKit
+
+/// A list page's answer: records as stored, and how fresh they are.
+struct PageAnswer: Sendable {
+    var page: Int
+    var pages: Int
+    var count: Int
+    var items: [Data]
+    var freshness: Freshness
+}
+
+/// One record's answer.
+struct RecordAnswer: Sendable {
+    var record: StoredRecord
+    var freshness: Freshness
+}
+
+/// The CharacterService's rules. A cached answer younger than the max age is served without
+/// an upstream call; otherwise the upstream is asked first and its answer stored in one
+/// transaction; when it fails the cache answers (`stale`), and only with nothing cached is it
+/// an error. Identical upstream fetches in flight are made once.
+struct CharacterCatalog: Sendable {
+    let database: CharacterDatabase
+    let upstream: any RickAndMortyUpstream
+    let clock: any WallClock
+    /// Seconds a cached answer is served without asking the upstream.
+    let maxAge: Double
+    let health: UpstreamHealth
+    let logger: Logger
+    let pageFlights = SingleFlight<String, FetchedPage>()
+    let recordFlights = SingleFlight<String, [FetchedRecord]>()
+
+    private func isFresh(_ date: Date) -> Bool {
+        maxAge > 0 && clock.now().timeIntervalSince(date) < maxAge
+    }
+
+    /// Runs an upstream call, recording its outcome for health.
+    func upstreamCall<T: Sendable>(_ body: () async throws(UpstreamError) -> T) async throws(UpstreamError) -> T {
+        do {
+            let value = try await body()
+            health.recordSuccess(at: clock.now())
+            return value
+        } catch {
+            health.recordFailure(error)
+            throw error
+        }
+    }
+
+    // MARK: Lists
+
+    /// A page of a list; `force` asks the upstream even when the cache is fresh; without
+    /// `fallback` an upstream failure is an error even when the page is cached.
+    func list(_ resource: Resource, page: Int, filters: [(String, String)], force: Bool = false,
+              fallback: Bool = true) async throws -> PageAnswer {
+        let filterKey = filters.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        let cached = try await cachedPage(resource, filterKey: filterKey, page: page)
+        if !force, let cached, isFresh(cached.fetchedAt) {
+            return cached.answer
+        }
+        do {
+            let fetched = try await pageFlights.run("\(resource.rawValue)?\(filterKey)#\(page)") { [self] in
+                let fetched = try await upstreamCall { () async throws(UpstreamError) in
+                    try await upstream.page(resource, page: page, filters: filters)
+                }
+                try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page, fetchedAt: clock.now())
+                return fetched
+            }
+            var pages = fetched.pages
+            var count = fetched.count
+            if fetched.records.isEmpty, pages == 0, let known = try await database.newestPage(resource: resource, filterKey: filterKey),
+               known.pages > 0 {
+                // A page past the end: the list's totals are those of the pages before it.
+                (pages, count) = (known.pages, known.count)
+            }
+            return PageAnswer(page: page, pages: pages, count: count, items: fetched.records.map(\.json),
+                              freshness: Freshness(source: .upstream, fetchedAt: clock.now().rfc3339))
+        } catch let error as UpstreamError {
+            guard fallback, var answer = cached?.answer else {
+                throw CharacterError.upstreamUnavailable(what: "\(resource.plural) page \(page)", error)
+            }
+            answer.freshness = Freshness(source: .cache, stale: true, fetchedAt: answer.freshness.fetchedAt, upstreamError: error.description)
+            return answer
+        }
+    }
+
+    private func cachedPage(_ resource: Resource, filterKey: String, page: Int) async throws -> (answer: PageAnswer, fetchedAt: Date)? {
+        guard let stored = try await database.page(resource: resource, filterKey: filterKey, number: page) else { return nil }
+        let records = try await database.records(resource, ids: stored.ids)
+        let items = stored.ids.compactMap { records[$0]?.json }
+        guard items.count == stored.ids.count else { return nil }
+        let answer = PageAnswer(page: page, pages: stored.pages, count: stored.count, items: items,
+                                freshness: Freshness(source: .cache, fetchedAt: stored.fetchedAt.rfc3339))
+        return (answer, stored.fetchedAt)
+    }
+
+    // MARK: Records
+
+    /// One record by id.
+    func record(_ resource: Resource, id: Int, force: Bool = false) async throws -> RecordAnswer {
+        let cached = try await database.records(resource, ids: [id])[id]
+        if !force, let cached, isFresh(cached.fetchedAt) {
+            return RecordAnswer(record: cached, freshness: Freshness(source: .cache, fetchedAt: cached.fetchedAt.rfc3339))
+        }
+        do {
+            let fetched = try await fetchRecords(resource, ids: [id])
+            guard let record = fetched.first(where: { $0.id == id }) else { throw CharacterError.notFound(resource, id: id) }
+            let now = clock.now()
+            return RecordAnswer(record: StoredRecord(json: record.json, related: record.related, fetchedAt: now),
+                                freshness: Freshness(source: .upstream, fetchedAt: now.rfc3339))
+        } catch let error as UpstreamError {
+            guard let cached else { throw CharacterError.upstreamUnavailable(what: "\(resource.rawValue) \(id)", error) }
+            return RecordAnswer(record: cached, freshness: Freshness(source: .cache, stale: true, fetchedAt: cached.fetchedAt.rfc3339,
+                                                                     upstreamError: error.description))
+        }
+    }
+
+    /// Records by id, in the order asked: the fresh ones from the cache, the rest in one
+    /// multi-id upstream call. Returns the records found and the upstream error, if the
+    /// upstream was needed and failed.
+    func records(_ resource: Resource, ids: [Int]) async throws -> (records: [Int: StoredRecord], freshness: Freshness) {
+        var found = try await database.records(resource, ids: ids)
+        let needed = ids.filter { found[$0].map { !isFresh($0.fetchedAt) } ?? true }
+        let oldest = found.values.map(\.fetchedAt).min()
+        guard !needed.isEmpty else {
+            return (found, Freshness(source: .cache, fetchedAt: (oldest ?? clock.now()).rfc3339))
+        }
+        do {
+            let now = clock.now()
+            for record in try await fetchRecords(resource, ids: needed) {
+                found[record.id] = StoredRecord(json: record.json, related: record.related, fetchedAt: now)
+            }
+            return (found, Freshness(source: .upstream, fetchedAt: now.rfc3339))
+        } catch let error as UpstreamError {
+            guard !found.isEmpty || ids.isEmpty else {
+                throw CharacterError.upstreamUnavailable(what: "\(resource.plural) \(needed.map(String.init).joined(separator: ","))", error)
+            }
+            return (found, Freshness(source: .cache, stale: true, fetchedAt: (oldest ?? clock.now()).rfc3339, upstreamError: error.description))
+        }
+    }
+
+    /// The records of `ids` not cached yet, fetched in one call (the rest are not refetched:
+    /// links are resolved from the cache when it has them).
+    func resolve(_ resource: Resource, ids: [Int]) async -> (records: [Int: StoredRecord], upstreamError: UpstreamError?) {
+        var found = (try? await database.records(resource, ids: ids)) ?? [:]
+        let missing = ids.filter { found[$0] == nil }
+        guard !missing.isEmpty else { return (found, nil) }
+        do {
+            let now = clock.now()
+            for record in try await fetchRecords(resource, ids: missing) {
+                found[record.id] = StoredRecord(json: record.json, related: record.related, fetchedAt: now)
+            }
+            return (found, nil)
+        } catch let error as UpstreamError {
+            return (found, error)
+        } catch {
+            logger.error("resolving links failed", metadata: ["error": "\(error)"])
+            return (found, nil)
+        }
+    }
+
+    /// Fetches records and stores them in one transaction; identical fetches in flight are made once.
+    private func fetchRecords(_ resource: Resource, ids: [Int]) async throws -> [FetchedRecord] {
+        let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
+        return try await recordFlights.run(key) { [self] in
+            let records = try await upstreamCall { () async throws(UpstreamError) in try await upstream.records(resource, ids: ids) }
+            try await database.store(records: records, resource: resource, fetchedAt: clock.now())
+            return records
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Messaging
+import ServiceKit
+
+/// What can go wrong serving characters; mapped to wire codes here and nowhere else.
+enum CharacterError: Error, RPCErrorConvertible {
+    case invalidParams(String)
+    case notFound(Resource, id: Int)
+    case noAvatar(id: Int)
+    case upstreamUnavailable(what: String, UpstreamError)
+
+    func rpcError(service: String) -> RPCError {
+        switch self {
+        case .invalidParams(let message):
+            RPCError(.invalidParams, "invalid params: \(message)", service: service)
+        case .notFound(let resource, let id):
+            RPCError(.notFound, "\(resource.rawValue) \(id) not found", service: service)
+        case .noAvatar(let id):
+            RPCError(.notFound, "character \(id) has no avatar", service: service)
+        case .upstreamUnavailable(let what, let error):
+            RPCError(.upstreamUnavailable, "cannot fetch \(what) and nothing is cached: \(error)", service: service,
+                     upstreamStatus: error.httpStatus)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Messaging
+import NIOCore
+import ServiceKit
+
+/// The `characters.*`, `locations.*`, `episodes.*` and `favorites.*` methods. Results are
+/// written by splicing stored record JSON; records are never decoded to answer.
+enum CharacterRoutes {
+    static func router(catalog: CharacterCatalog, syncConcurrency: Int, started: Date) -> RPCRouter {
+        var router = RPCRouter(service: ServiceName.characters.rawValue)
+        let avatars = Avatars(catalog: catalog)
+
+        router.registerEncoded(RPCMethods.charactersList) { params, _ in
+            pageResult(try await catalog.list(.character, page: try ParamsValidation.page(params.page),
+                                              filters: try ParamsValidation.characterFilters(params)))
+        }
+        router.registerEncoded(RPCMethods.charactersRefresh) { params, _ in
+            pageResult(try await catalog.list(.character, page: try ParamsValidation.page(params.page),
+                                              filters: try ParamsValidation.characterFilters(params), force: true))
+        }
+        router.registerEncoded(RPCMethods.locationsList) { params, _ in
+            pageResult(try await catalog.list(.location, page: try ParamsValidation.page(params.page), filters: try ParamsValidation.filters(
+                [("name", params.name), ("type", params.type), ("dimension", params.dimension)])))
+        }
+        router.registerEncoded(RPCMethods.episodesList) { params, _ in
+            pageResult(try await catalog.list(.episode, page: try ParamsValidation.page(params.page), filters: try ParamsValidation.filters(
+                [("name", params.name), ("episode", params.episode)])))
+        }
+        router.registerEncoded(RPCMethods.charactersGet) { params, _ in
+            let answer = try await catalog.record(.character, id: try ParamsValidation.id(params.id))
+            let episodes = await catalog.resolve(.episode, ids: answer.record.related)
+            let summaries = (try? await catalog.database.episodeSummaries(ids: answer.record.related)) ?? [:]
+            var writer = JSONObjectWriter(capacity: answer.record.json.count + 64 * summaries.count + 128)
+            var character = ByteBuffer(bytes: answer.record.json.dropLast())  // "{...", then the episodes
+            character.writeString(",\"episodes\":")
+            var episodeList = ByteBufferWrapper.summaries(answer.record.related.compactMap { summaries[$0] })
+            character.writeBuffer(&episodeList)
+            character.writeString("}")
+            writer.raw("character", character)
+            writer.freshness(merge(answer.freshness, episodes.upstreamError))
+            return writer.finish()
+        }
+        router.registerEncoded(RPCMethods.charactersGetMany) { params, _ in
+            let ids = try ParamsValidation.ids(params.ids)
+            let found = try await catalog.records(.character, ids: ids)
+            var writer = JSONObjectWriter()
+            writer.array("items", ids.compactMap { found.records[$0]?.json })
+            writer.raw("missingIds", ByteBuffer(string: "[" + ids.filter { found.records[$0] == nil }.map(String.init).joined(separator: ",") + "]"))
+            writer.freshness(found.freshness)
+            return writer.finish()
+        }
+        router.registerEncoded(RPCMethods.locationsGet) { params, _ in
+            try await detail(.location, id: params.id, key: "location", linked: .character, linkedKey: "residents", catalog: catalog)
+        }
+        router.registerEncoded(RPCMethods.episodesGet) { params, _ in
+            try await detail(.episode, id: params.id, key: "episode", linked: .character, linkedKey: "characters", catalog: catalog)
+        }
+        router.register(RPCMethods.charactersSync) { _, context in
+            try await Mirror(catalog: catalog, concurrency: syncConcurrency).run { done, total, message in
+                await context.progress(done: done, total: total, message: message)
+            }
+        }
+        router.registerEncoded(RPCMethods.charactersStats) { _, _ in
+            try await Statistics(catalog: catalog).result()
+        }
+        router.registerEncoded(RPCMethods.charactersImage) { params, _ in
+            let (image, freshness) = try await avatars.image(id: try ParamsValidation.id(params.id))
+            var writer = JSONObjectWriter(capacity: image.bytes.count * 4 / 3 + 128)
+            writer.integer("id", params.id)
+            writer.string("contentType", image.contentType)
+            writer.string("bytes", image.bytes.base64EncodedString())
+            writer.freshness(freshness)
+            return writer.finish()
+        }
+        router.register(RPCMethods.favoritesAdd) { params, _ in
+            let id = try ParamsValidation.id(params.id)
+            _ = try await catalog.record(.character, id: id)  // it must exist (and is now cached)
+            try await catalog.database.setFavorite(id: id, true, at: catalog.clock.now())
+            return FavoriteState(id: id, favorite: true)
+        }
+        router.register(RPCMethods.favoritesRemove) { params, _ in
+            let id = try ParamsValidation.id(params.id)
+            try await catalog.database.setFavorite(id: id, false, at: catalog.clock.now())
+            return FavoriteState(id: id, favorite: false)
+        }
+        router.registerEncoded(RPCMethods.favoritesList) { _, _ in
+            let ids = try await catalog.database.favoriteIDs()
+            let records = try await catalog.database.records(.character, ids: ids)
+            var writer = JSONObjectWriter()
+            writer.array("items", ids.compactMap { records[$0]?.json })
+            return writer.finish()
+        }
+        router.register(RPCMethods.charactersHealth) { _, _ in
+            let upstream = catalog.health.snapshot
+            return ServiceHealth(service: ServiceName.characters.rawValue, status: upstream.failing ? "degraded" : "ok",
+                                 version: rnmVersion, uptimeSeconds: Date().timeIntervalSince(started),
+                                 cache: try await catalog.database.counts(),
+                                 upstream: .init(url: catalog.upstream.baseURL, lastSuccessAt: upstream.lastSuccessAt?.rfc3339,
+                                                 lastError: upstream.lastError))
+        }
+        return router
+    }
+
+    /// `{page, pages, count, items, ...freshness}`.
+    private static func pageResult(_ answer: PageAnswer) -> ByteBuffer {
+        var writer = JSONObjectWriter(capacity: answer.items.reduce(160) { $0 + $1.count + 1 })
+        writer.integer("page", answer.page)
+        writer.integer("pages", answer.pages)
+        writer.integer("count", answer.count)
+        writer.array("items", answer.items)
+        writer.freshness(answer.freshness)
+        return writer.finish()
+    }
+
+    /// A location or an episode with the characters it links to (fetched in one call if not cached).
+    private static func detail(_ resource: Resource, id: Int, key: String, linked: Resource, linkedKey: String,
+                               catalog: CharacterCatalog) async throws -> ByteBuffer {
+        let answer = try await catalog.record(resource, id: try ParamsValidation.id(id))
+        let links = await catalog.resolve(linked, ids: answer.record.related)
+        var writer = JSONObjectWriter()
+        writer.raw(key, answer.record.json)
+        writer.array(linkedKey, answer.record.related.compactMap { links.records[$0]?.json })
+        writer.freshness(merge(answer.freshness, links.upstreamError))
+        return writer.finish()
+    }
+
+    /// A record's freshness, made stale when resolving its links failed.
+    private static func merge(_ freshness: Freshness, _ linkError: UpstreamError?) -> Freshness {
+        guard let linkError else { return freshness }
+        var merged = freshness
+        merged.stale = true
+        merged.upstreamError = merged.upstreamError ?? linkError.description
+        return merged
+    }
+}
+
+/// Small encoders for results not made of stored records.
+enum ByteBufferWrapper {
+    static func summaries(_ episodes: [EpisodeSummary]) -> ByteBuffer {
+        (try? JSONCoding.encode(episodes)) ?? ByteBuffer(string: "[]")
+    }
+}

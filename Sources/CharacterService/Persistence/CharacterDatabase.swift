@@ -1,0 +1,232 @@
+import Foundation
+import GRDB
+import Messaging
+
+/// A stored record: its protocol-shaped JSON and when it was fetched.
+struct StoredRecord: Sendable {
+    var json: Data
+    /// The ids it links to (episodes, residents or characters).
+    var related: [Int]
+    var fetchedAt: Date
+}
+
+/// A stored list page: the ids on it, in order, and the list's totals.
+struct StoredPage: Sendable {
+    var ids: [Int]
+    var count: Int
+    var pages: Int
+    var fetchedAt: Date
+}
+
+/// A stored avatar.
+struct StoredImage: Sendable {
+    var contentType: String
+    var bytes: Data
+    var fetchedAt: Date
+}
+
+/// The CharacterService's SQLite cache (GRDB, WAL, versioned migrations). Each upstream
+/// answer is stored in one transaction; every value is a bound parameter.
+struct CharacterDatabase: Sendable {
+    let pool: DatabasePool
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "character") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+                t.column("status", .text).notNull()
+                t.column("related", .text).notNull()
+                t.column("json", .blob).notNull()
+                t.column("fetchedAt", .double).notNull()
+            }
+            try db.create(table: "location") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+                t.column("related", .text).notNull()
+                t.column("json", .blob).notNull()
+                t.column("fetchedAt", .double).notNull()
+            }
+            try db.create(table: "episode") { t in
+                t.primaryKey("id", .integer)
+                t.column("name", .text).notNull()
+                t.column("code", .text).notNull()
+                t.column("airDate", .text).notNull()
+                t.column("related", .text).notNull()
+                t.column("json", .blob).notNull()
+                t.column("fetchedAt", .double).notNull()
+            }
+            try db.create(table: "listPage") { t in
+                t.column("resource", .text).notNull()
+                t.column("filterKey", .text).notNull()
+                t.column("page", .integer).notNull()
+                t.column("ids", .text).notNull()
+                t.column("count", .integer).notNull()
+                t.column("pages", .integer).notNull()
+                t.column("fetchedAt", .double).notNull()
+                t.primaryKey(["resource", "filterKey", "page"])
+            }
+            try db.create(table: "image") { t in
+                t.primaryKey("id", .integer)
+                t.column("contentType", .text).notNull()
+                t.column("bytes", .blob).notNull()
+                t.column("fetchedAt", .double).notNull()
+            }
+            try db.create(table: "favorite") { t in
+                t.primaryKey("id", .integer)
+                t.column("addedAt", .double).notNull()
+            }
+        }
+        return migrator
+    }
+
+    // MARK: Writes (one transaction per upstream answer)
+
+    /// Stores a fetched list page and its records.
+    func store(page: FetchedPage, resource: Resource, filterKey: String, number: Int, fetchedAt: Date) async throws {
+        try await pool.write { db in
+            try Self.upsert(page.records, resource: resource, fetchedAt: fetchedAt, in: db)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [resource.rawValue, filterKey, number, Self.list(page.records.map(\.id)),
+                            page.count, page.pages, fetchedAt.timeIntervalSince1970])
+        }
+    }
+
+    /// Stores fetched records.
+    func store(records: [FetchedRecord], resource: Resource, fetchedAt: Date) async throws {
+        guard !records.isEmpty else { return }
+        try await pool.write { db in
+            try Self.upsert(records, resource: resource, fetchedAt: fetchedAt, in: db)
+        }
+    }
+
+    private static func upsert(_ records: [FetchedRecord], resource: Resource, fetchedAt: Date, in db: Database) throws {
+        let time = fetchedAt.timeIntervalSince1970
+        switch resource {
+        case .character:
+            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO character (id, name, status, related, json, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)")
+            for record in records {
+                try statement.execute(arguments: [record.id, record.columns["name"] ?? "", record.columns["status"] ?? "", Self.list(record.related), record.json, time])
+            }
+        case .location:
+            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO location (id, name, related, json, fetchedAt) VALUES (?, ?, ?, ?, ?)")
+            for record in records {
+                try statement.execute(arguments: [record.id, record.columns["name"] ?? "", Self.list(record.related), record.json, time])
+            }
+        case .episode:
+            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO episode (id, name, code, airDate, related, json, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for record in records {
+                try statement.execute(arguments: [record.id, record.columns["name"] ?? "", record.columns["code"] ?? "",
+                                                  record.columns["airDate"] ?? "", Self.list(record.related), record.json, time])
+            }
+        }
+    }
+
+    func storeImage(id: Int, contentType: String, bytes: Data, fetchedAt: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO image (id, contentType, bytes, fetchedAt) VALUES (?, ?, ?, ?)",
+                           arguments: [id, contentType, bytes, fetchedAt.timeIntervalSince1970])
+        }
+    }
+
+    func setFavorite(id: Int, _ favorite: Bool, at date: Date) async throws {
+        try await pool.write { db in
+            if favorite {
+                try db.execute(sql: "INSERT OR IGNORE INTO favorite (id, addedAt) VALUES (?, ?)", arguments: [id, date.timeIntervalSince1970])
+            } else {
+                try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [id])
+            }
+        }
+    }
+
+    // MARK: Reads
+
+    func page(resource: Resource, filterKey: String, number: Int) async throws -> StoredPage? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt FROM listPage WHERE resource = ? AND filterKey = ? AND page = ?",
+                             arguments: [resource.rawValue, filterKey, number]).map(Self.storedPage)
+        }
+    }
+
+    /// The newest stored page of a list, for its totals.
+    func newestPage(resource: Resource, filterKey: String) async throws -> StoredPage? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt FROM listPage WHERE resource = ? AND filterKey = ? ORDER BY fetchedAt DESC LIMIT 1",
+                             arguments: [resource.rawValue, filterKey]).map(Self.storedPage)
+        }
+    }
+
+    private static func storedPage(_ row: Row) -> StoredPage {
+        StoredPage(ids: Self.ids(row["ids"]), count: row["count"], pages: row["pages"], fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]))
+    }
+
+    /// The stored records among `ids`, by id.
+    func records(_ resource: Resource, ids: [Int]) async throws -> [Int: StoredRecord] {
+        guard !ids.isEmpty else { return [:] }
+        return try await pool.read { db in
+            let placeholders = databaseQuestionMarks(count: ids.count)
+            let rows = try Row.fetchAll(db, sql: "SELECT id, related, json, fetchedAt FROM \(resource.table) WHERE id IN (\(placeholders))",
+                                        arguments: StatementArguments(ids))
+            return Dictionary(uniqueKeysWithValues: rows.map {
+                ($0["id"] as Int, StoredRecord(json: $0["json"], related: Self.ids($0["related"]),
+                                               fetchedAt: Date(timeIntervalSince1970: $0["fetchedAt"])))
+            })
+        }
+    }
+
+    /// Episode summaries (id, code, name, air date) among `ids`, by id.
+    func episodeSummaries(ids: [Int]) async throws -> [Int: EpisodeSummary] {
+        guard !ids.isEmpty else { return [:] }
+        return try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, code, name, airDate FROM episode WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                                        arguments: StatementArguments(ids))
+            return Dictionary(uniqueKeysWithValues: rows.map {
+                ($0["id"] as Int, EpisodeSummary(id: $0["id"], code: $0["code"], name: $0["name"], airDate: $0["airDate"]))
+            })
+        }
+    }
+
+    /// Ids as stored: comma-separated.
+    private static func list(_ ids: [Int]) -> String {
+        ids.map(String.init).joined(separator: ",")
+    }
+
+    private static func ids(_ text: String) -> [Int] {
+        text.split(separator: ",").compactMap { Int($0) }
+    }
+
+    func image(id: Int) async throws -> StoredImage? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT contentType, bytes, fetchedAt FROM image WHERE id = ?", arguments: [id]).map {
+                StoredImage(contentType: $0["contentType"], bytes: $0["bytes"], fetchedAt: Date(timeIntervalSince1970: $0["fetchedAt"]))
+            }
+        }
+    }
+
+    /// Favorite ids, oldest first.
+    func favoriteIDs() async throws -> [Int] {
+        try await pool.read { db in
+            try Int.fetchAll(db, sql: "SELECT id FROM favorite ORDER BY addedAt, id")
+        }
+    }
+
+    /// Rows per table, for health.
+    func counts() async throws -> [String: Int] {
+        try await pool.read { db in
+            var counts: [String: Int] = [:]
+            for table in ["character", "location", "episode", "listPage", "image", "favorite"] {
+                counts[table == "listPage" ? "listPages" : table + "s"] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+            }
+            return counts
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Messaging
+import ServiceKit
+
+/// A record as fetched: the fields the service indexes, and the record in the protocol's shape,
+/// encoded once, to be stored and spliced into replies as it is.
+struct FetchedRecord: Sendable {
+    var id: Int
+    /// Indexed columns (name, status, code, air date, ...).
+    var columns: [String: String]
+    /// The ids it links to: a character's episodes, a location's residents, an episode's characters.
+    var related: [Int]
+    /// The protocol-shaped record (`Character`, `Location` or `Episode`), encoded.
+    var json: Data
+}
+
+/// The API's JSON, decoded only to be turned into the protocol's shapes. URLs in it are never
+/// followed: they are reduced to ids.
+enum APIRecords {
+    struct NamedURL: Decodable {
+        var name: String
+        var url: String
+    }
+
+    struct APICharacter: Decodable {
+        var id: Int
+        var name: String
+        var status: String
+        var species: String
+        var type: String
+        var gender: String
+        var origin: NamedURL
+        var location: NamedURL
+        var image: String
+        var episode: [String]
+        var created: String
+    }
+
+    struct APILocation: Decodable {
+        var id: Int
+        var name: String
+        var type: String?
+        var dimension: String?
+        var residents: [String]
+        var created: String
+    }
+
+    struct APIEpisode: Decodable {
+        var id: Int
+        var name: String
+        var air_date: String
+        var episode: String
+        var characters: [String]
+        var created: String
+    }
+
+    /// The id at the end of an API URL (`…/location/20` → 20); nil for "" or anything else.
+    static func id(fromURL url: String) -> Int? {
+        guard let last = url.split(separator: "/").last, let id = Int(last), id > 0 else { return nil }
+        return id
+    }
+
+    /// Turns one API object (a decoder positioned on it) into a stored record.
+    static func record(_ resource: Resource, from decoder: any Decoder) throws -> FetchedRecord {
+        let encoder = JSONCoding.encoder
+        switch resource {
+        case .character:
+            let api = try APICharacter(from: decoder)
+            let character = Character(
+                id: api.id, name: api.name, status: api.status, species: api.species, type: api.type, gender: api.gender,
+                origin: PlaceRef(name: api.origin.name, id: id(fromURL: api.origin.url)),
+                location: PlaceRef(name: api.location.name, id: id(fromURL: api.location.url)),
+                image: api.image, episodeIds: api.episode.compactMap(id(fromURL:)), created: api.created)
+            return FetchedRecord(id: api.id, columns: ["name": api.name, "status": api.status],
+                                 related: character.episodeIds, json: try encoder.encode(character))
+        case .location:
+            let api = try APILocation(from: decoder)
+            let location = Location(id: api.id, name: api.name, type: api.type ?? "", dimension: api.dimension ?? "",
+                                    residentIds: api.residents.compactMap(id(fromURL:)), created: api.created)
+            return FetchedRecord(id: api.id, columns: ["name": api.name], related: location.residentIds,
+                                 json: try encoder.encode(location))
+        case .episode:
+            let api = try APIEpisode(from: decoder)
+            let episode = Episode(id: api.id, name: api.name, airDate: api.air_date, code: api.episode,
+                                  characterIds: api.characters.compactMap(id(fromURL:)), created: api.created)
+            return FetchedRecord(id: api.id, columns: ["name": api.name, "code": api.episode, "airDate": api.air_date],
+                                 related: episode.characterIds, json: try encoder.encode(episode))
+        }
+    }
+}
+
+/// Decodes one API record of a resource given at decode time.
+struct AnyRecord: Decodable {
+    static let resourceKey = CodingUserInfoKey(rawValue: "rnm.resource")!
+    let record: FetchedRecord
+
+    init(from decoder: any Decoder) throws {
+        guard let resource = decoder.userInfo[Self.resourceKey] as? Resource else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no resource"))
+        }
+        record = try APIRecords.record(resource, from: decoder)
+    }
+}
+
+/// A list page as the API returns it (`info` may be null when nothing matches).
+struct APIPage: Decodable {
+    struct Info: Decodable {
+        var count: Int
+        var pages: Int
+    }
+
+    var info: Info?
+    var results: [AnyRecord]?
+}
