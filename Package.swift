@@ -89,6 +89,11 @@ let package = Package(
             dependencies: ["Gateway", "UniversityService", "CharacterService", "TestSupport", "Messaging"]
         ),
         .testTarget(
+            name: "CharacterServiceTests",
+            dependencies: ["CharacterService", "TestSupport", "Messaging", "ServiceKit",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
             name: "UniversityServiceTests",
             dependencies: ["UniversityService", "TestSupport", "Messaging", "ServiceKit"]
         ),

@@ -157,10 +157,10 @@ struct CharacterDatabase: Sendable {
         }
     }
 
-    /// The newest stored page of a list, for its totals.
+    /// The newest stored non-empty page of a list, for its totals.
     func newestPage(resource: Resource, filterKey: String) async throws -> StoredPage? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt FROM listPage WHERE resource = ? AND filterKey = ? ORDER BY fetchedAt DESC LIMIT 1",
+            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt FROM listPage WHERE resource = ? AND filterKey = ? AND pages > 0 ORDER BY fetchedAt DESC LIMIT 1",
                              arguments: [resource.rawValue, filterKey]).map(Self.storedPage)
         }
     }
