@@ -8,11 +8,14 @@ import TestSupport
 /// A stand-in service: echoes what it got (bytes kept as sent), or is slow, hangs, reports progress.
 struct BackendHandler: RPCHandler {
     let name: String
+    /// Records the method of each request as it starts.
+    var started: Recorder<String>? = nil
 
     struct Slow: Codable { var ms: Int; var steps: Int? }
 
     func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
         let method = request.method
+        started?.append(method)
         if method.hasSuffix(".health") {
             return .result(try JSONCoding.encode(ServiceHealth(service: name, status: "ok", version: "test", uptimeSeconds: 1,
                                                                 cache: [:], upstream: .init(url: "test"))))
@@ -43,13 +46,13 @@ struct GatewayHarness {
     let characters: RunningServer?
     let universities: RunningServer?
 
-    static func start(backends: Bool = true, requestTimeout: Duration = .seconds(15),
+    static func start(backends: Bool = true, started: Recorder<String>? = nil, requestTimeout: Duration = .seconds(15),
                       maxInFlightPerConnection: Int = 256, maxInFlight: Int = 4096,
                       directory: String = temporaryDirectory()) async throws -> GatewayHarness {
         var characters: RunningServer?
         var universities: RunningServer?
         if backends {
-            characters = try await RunningServer.start(handler: BackendHandler(name: "characters"), directory: directory, name: "characters.sock")
+            characters = try await RunningServer.start(handler: BackendHandler(name: "characters", started: started), directory: directory, name: "characters.sock")
             universities = try await RunningServer.start(handler: BackendHandler(name: "universities"), directory: directory, name: "universities.sock")
         }
         let configuration = GatewayConfiguration(

@@ -127,11 +127,12 @@ struct GatewayRoutingTests {
 
     @Test("past the overall in-flight limit, requests from any client get -32005")
     func overloadOverall() async throws {
-        let harness = try await GatewayHarness.start(maxInFlight: 3)
+        let started = Recorder<String>()
+        let harness = try await GatewayHarness.start(started: started, maxInFlight: 3)
         let first = try await harness.connect()
         let second = try await harness.connect()
         let slow = (0..<3).map { _ in Task { try await first.raw("characters.slow", #"{"ms":500}"#) } }
-        try await Task.sleep(for: .milliseconds(150))
+        try await waitUntil(5, "3 requests in flight") { started.values.count == 3 }
         let refused = try await second.raw("universities.echo")
         #expect(refused.rpcError?.code == .overloaded)
         #expect(refused.rpcError?.retryable == true)

@@ -30,8 +30,8 @@ struct CharacterCatalog: Sendable {
     let maxAge: Double
     let health: UpstreamHealth
     let logger: Logger
-    let pageFlights = SingleFlight<String, FetchedPage>()
-    let recordFlights = SingleFlight<String, [FetchedRecord]>()
+    let pageFlights = SingleFlight<String, Fetched<FetchedPage>>()
+    let recordFlights = SingleFlight<String, Fetched<[FetchedRecord]>>()
 
     private func isFresh(_ date: Date) -> Bool {
         maxAge > 0 && clock.now().timeIntervalSince(date) < maxAge
@@ -61,13 +61,14 @@ struct CharacterCatalog: Sendable {
             return cached.answer
         }
         do {
-            let fetched = try await pageFlights.run("\(resource.rawValue)?\(filterKey)#\(page)") { [self] in
+            let (fetched, fetchedAt) = try await pageFlights.run("\(resource.rawValue)?\(filterKey)#\(page)") { [self] in
                 let fetched = try await upstreamCall { () async throws(UpstreamError) in
                     try await upstream.page(resource, page: page, filters: filters)
                 }
-                try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page, fetchedAt: clock.now())
-                return fetched
-            }
+                let now = clock.now()
+                try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page, fetchedAt: now)
+                return Fetched(value: fetched, at: now)
+            }.pair
             var pages = fetched.pages
             var count = fetched.count
             if fetched.records.isEmpty, pages == 0, let known = try await database.newestPage(resource: resource, filterKey: filterKey),
@@ -76,7 +77,7 @@ struct CharacterCatalog: Sendable {
                 (pages, count) = (known.pages, known.count)
             }
             return PageAnswer(page: page, pages: pages, count: count, items: fetched.records.map(\.json),
-                              freshness: Freshness(source: .upstream, fetchedAt: clock.now().rfc3339))
+                              freshness: Freshness(source: .upstream, fetchedAt: fetchedAt.rfc3339))
         } catch let error as UpstreamError {
             guard fallback, var answer = cached?.answer else {
                 throw CharacterError.upstreamUnavailable(what: "\(resource.plural) page \(page)", error)
@@ -105,9 +106,8 @@ struct CharacterCatalog: Sendable {
             return RecordAnswer(record: cached, freshness: Freshness(source: .cache, fetchedAt: cached.fetchedAt.rfc3339))
         }
         do {
-            let fetched = try await fetchRecords(resource, ids: [id])
+            let (fetched, now) = try await fetchRecords(resource, ids: [id]).pair
             guard let record = fetched.first(where: { $0.id == id }) else { throw CharacterError.notFound(resource, id: id) }
-            let now = clock.now()
             return RecordAnswer(record: StoredRecord(json: record.json, related: record.related, fetchedAt: now),
                                 freshness: Freshness(source: .upstream, fetchedAt: now.rfc3339))
         } catch let error as UpstreamError {
@@ -128,8 +128,8 @@ struct CharacterCatalog: Sendable {
             return (found, Freshness(source: .cache, fetchedAt: (oldest ?? clock.now()).rfc3339))
         }
         do {
-            let now = clock.now()
-            for record in try await fetchRecords(resource, ids: needed) {
+            let (fetched, now) = try await fetchRecords(resource, ids: needed).pair
+            for record in fetched {
                 found[record.id] = StoredRecord(json: record.json, related: record.related, fetchedAt: now)
             }
             return (found, Freshness(source: .upstream, fetchedAt: now.rfc3339))
@@ -148,8 +148,8 @@ struct CharacterCatalog: Sendable {
         let missing = ids.filter { found[$0] == nil }
         guard !missing.isEmpty else { return (found, nil) }
         do {
-            let now = clock.now()
-            for record in try await fetchRecords(resource, ids: missing) {
+            let (fetched, now) = try await fetchRecords(resource, ids: missing).pair
+            for record in fetched {
                 found[record.id] = StoredRecord(json: record.json, related: record.related, fetchedAt: now)
             }
             return (found, nil)
@@ -162,12 +162,20 @@ struct CharacterCatalog: Sendable {
     }
 
     /// Fetches records and stores them in one transaction; identical fetches in flight are made once.
-    private func fetchRecords(_ resource: Resource, ids: [Int]) async throws -> [FetchedRecord] {
+    private func fetchRecords(_ resource: Resource, ids: [Int]) async throws -> Fetched<[FetchedRecord]> {
         let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
         return try await recordFlights.run(key) { [self] in
             let records = try await upstreamCall { () async throws(UpstreamError) in try await upstream.records(resource, ids: ids) }
-            try await database.store(records: records, resource: resource, fetchedAt: clock.now())
-            return records
+            let now = clock.now()
+            try await database.store(records: records, resource: resource, fetchedAt: now)
+            return Fetched(value: records, at: now)
         }
     }
+}
+
+/// An upstream answer and the time it was stored with.
+struct Fetched<Value: Sendable>: Sendable {
+    var value: Value
+    var at: Date
+    var pair: (Value, Date) { (value, at) }
 }
