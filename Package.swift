@@ -94,6 +94,10 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
+            name: "RnmctlTests",
+            dependencies: ["TestSupport", "Messaging", "Gateway", "CharacterService", "UniversityService", "rnmctl"]
+        ),
+        .testTarget(
             name: "UniversityServiceTests",
             dependencies: ["UniversityService", "TestSupport", "Messaging", "ServiceKit"]
         ),

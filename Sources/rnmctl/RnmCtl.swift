@@ -8,6 +8,7 @@ struct RnmCtl: AsyncParsableCommand {
         commandName: "rnmctl",
         abstract: "Query rnm: Rick and Morty characters, locations, episodes and universities.",
         discussion: ExitStatus.helpText,
-        subcommands: [StatusCommand.self, CallCommand.self]
+        subcommands: [CharactersCommand.self, LocationsCommand.self, EpisodesCommand.self, FavoritesCommand.self,
+                      UniversitiesCommand.self, StatusCommand.self, CallCommand.self]
     )
 }

@@ -55,3 +55,46 @@ public struct ChildProcessError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
 }
+
+/// What a finished command printed and returned.
+public struct CommandOutput: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+extension ChildProcess {
+    /// Runs executable `name` to completion (at most `seconds`), capturing its output.
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
+                           seconds: Double = 60) async throws -> CommandOutput {
+        let executable = productsDirectory.appendingPathComponent(name)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let directory = temporaryDirectory()
+        let outURL = URL(fileURLWithPath: directory + "/stdout")
+        let errURL = URL(fileURLWithPath: directory + "/stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let box = ProcessBox(process)
+        do {
+            try await waitUntil(seconds, "\(name) \(arguments.joined(separator: " ")) exits") { !box.process.isRunning }
+        } catch {
+            process.terminate()
+            throw error
+        }
+        return CommandOutput(status: process.terminationStatus,
+                             stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+}
+
+private final class ProcessBox: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
+}
