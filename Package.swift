@@ -33,6 +33,7 @@ let package = Package(
             name: "ServiceKit",
             dependencies: [
                 "Messaging",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -42,12 +42,7 @@ struct CharacterHarness {
 
     /// The error a call fails with (nil if it succeeds).
     func error(_ body: () async throws -> some Any) async -> RPCError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch {
-            return error as? RPCError
-        }
+        await rpcError(of: body)
     }
 
     /// Upstream requests whose path starts with `prefix`.

@@ -69,7 +69,7 @@ struct GatewayProcessTests {
         let downStarted = ContinuousClock.now
         let down = try await client.raw("universities.list", "{}", timeout: .seconds(20))
         #expect(down.rpcError?.code == .serviceUnavailable)
-        #expect(ContinuousClock.now - downStarted < .milliseconds(200))
+        #expect(ContinuousClock.now - downStarted < .milliseconds(1000), "fails at once, not after a timeout (generous for a loaded machine)")
         #expect(try await client.call(RPCMethods.charactersHealth, NoParams()).service == "characters")
         let health = try await client.call(RPCMethods.gatewayHealth, NoParams())
         #expect(health.status == "degraded")

@@ -156,3 +156,13 @@ public func bypassProxies() {
     setenv("no_proxy", "127.0.0.1,localhost", 1)
     setenv("NO_PROXY", "127.0.0.1,localhost", 1)
 }
+
+/// The ``RPCError`` a call fails with (nil if it succeeds or fails otherwise).
+public func rpcError(of body: () async throws -> some Any) async -> RPCError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error as? RPCError
+    }
+}

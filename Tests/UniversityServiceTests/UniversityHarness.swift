@@ -45,12 +45,7 @@ struct UniversityHarness {
 
     /// The error a call fails with (nil if it succeeds).
     func error(_ body: () async throws -> some Any) async -> RPCError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch {
-            return error as? RPCError
-        }
+        await rpcError(of: body)
     }
 
     /// What the cache holds for `country`, straight from the database file.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 import Messaging
 
 /// A stored record: its protocol-shaped JSON and when it was fetched.
@@ -31,10 +32,7 @@ struct CharacterDatabase: Sendable {
     let pool: DatabasePool
 
     init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(pool)
+        pool = try DatabasePool.open(path: path, migrator: Self.migrator)
     }
 
     static var migrator: DatabaseMigrator {

@@ -20,6 +20,8 @@ final class ServiceLink: Service, Sendable {
 
     private struct State {
         var client: RPCClient?
+        /// The connection attempt under way, which every caller shares.
+        var connecting: Task<RPCClient, any Error>?
         var lastError: String?
         var reconnecting = false
         var stopping = false
@@ -47,23 +49,30 @@ final class ServiceLink: Service, Sendable {
         return try await connect()
     }
 
+    /// Connects, or joins the attempt already under way: a burst of first requests makes one
+    /// connection, not one each.
+    private func connect() async throws -> RPCClient {
+        let attempt = state.withLock { state -> Task<RPCClient, any Error> in
+            if let attempt = state.connecting { return attempt }
+            let attempt = Task { try await self.makeConnection() }
+            state.connecting = attempt
+            return attempt
+        }
+        defer { state.withLock { if $0.connecting == attempt { $0.connecting = nil } } }
+        return try await attempt.value
+    }
+
     private func unavailable(_ reason: String?) -> RPCError {
         RPCError(.serviceUnavailable, "the \(service.rawValue) service is unavailable: \(reason ?? "not connected")", service: service.rawValue)
     }
 
-    private func connect() async throws -> RPCClient {
+    private func makeConnection() async throws -> RPCClient {
         do {
             let client = try await RPCClient.connect(socketPath: socketPath, service: service.rawValue, maxFrameBytes: maxFrameBytes)
-            let winner = state.withLock { state -> RPCClient in
-                if let existing = state.client, existing.isActive { return existing }
+            state.withLock { state in
                 state.client = client
                 state.lastError = nil
                 state.reconnecting = false
-                return client
-            }
-            if winner !== client {
-                await client.close()
-                return winner
             }
             logger.info("connected", metadata: ["socket": "\(socketPath)"])
             client.closeFuture.whenComplete { [self] _ in dropped(client) }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 
 /// A country's cached list.
 struct CachedCountry: Sendable {
@@ -16,10 +17,7 @@ struct UniversityDatabase: Sendable {
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(pool)
+        pool = try DatabasePool.open(path: path, migrator: Self.migrator)
     }
 
     static var migrator: DatabaseMigrator {
