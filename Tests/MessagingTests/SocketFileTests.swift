@@ -56,7 +56,7 @@ struct SocketFileTests {
     @Test("a path holding a regular file is not deleted")
     func regularFileKept() async throws {
         let path = temporaryDirectory() + "/data.sock"
-        FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
         let server = RPCServer(configuration: .init(socketPath: path, service: "test"), handler: TestHandler(), logger: testLogger())
         await #expect(throws: SocketFileError.self) { try await server.run() }
         #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
