@@ -1,0 +1,38 @@
+# rnm: one image holding the four executables (Gateway, CharacterService, UniversityService, rnmctl).
+# The compose file picks the process with `command`.
+
+FROM swift:6.3.1-bookworm AS build
+WORKDIR /src
+# Manifest first: the dependency layer is reused while only sources change.
+COPY Package.swift ./
+RUN swift package resolve
+COPY Sources ./Sources
+COPY Tests ./Tests
+RUN swift build -c release --static-swift-stdlib -Xlinker -s \
+    && mkdir /out \
+    && for product in Gateway CharacterService UniversityService rnmctl; do \
+         cp "$(swift build -c release --show-bin-path)/$product" /out/; \
+       done
+
+FROM debian:bookworm-slim
+# Runtime libraries only: libcurl (URLSession), SQLite, CA certificates for HTTPS, time zones.
+# Versions are not pinned (DL3008): the base is pinned to bookworm, and its security updates must
+# be able to replace these packages on every rebuild.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libcurl4 libsqlite3-0 ca-certificates tzdata \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 rnm \
+    && useradd --system --uid 10001 --gid rnm --no-create-home --shell /usr/sbin/nologin rnm \
+    && mkdir -p /run/rnm /var/lib/rnm \
+    && chown rnm:rnm /run/rnm /var/lib/rnm \
+    && chmod 0770 /run/rnm
+COPY --from=build /out/ /usr/local/bin/
+ENV RNM_GATEWAY_SOCKET=/run/rnm/gateway.sock \
+    RNM_CHARACTERS_SOCKET=/run/rnm/characters.sock \
+    RNM_UNIVERSITIES_SOCKET=/run/rnm/universities.sock \
+    RNM_CHARACTERS_DB=/var/lib/rnm/characters.sqlite \
+    RNM_UNIVERSITIES_DB=/var/lib/rnm/universities.sqlite
+USER 10001:10001
+STOPSIGNAL SIGTERM
+CMD ["Gateway"]
