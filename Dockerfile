@@ -8,10 +8,10 @@ COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
-RUN swift build -c release --static-swift-stdlib -Xlinker -s \
-    && mkdir /out \
+RUN mkdir /out \
     && for product in Gateway CharacterService UniversityService rnmctl; do \
-         cp "$(swift build -c release --show-bin-path)/$product" /out/; \
+         swift build -c release --static-swift-stdlib -Xlinker -s --product "$product" \
+         && cp "$(swift build -c release --show-bin-path)/$product" /out/ || exit 1; \
        done
 
 FROM debian:bookworm-slim

@@ -5,7 +5,6 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
-import Testing
 
 /// Thrown when a wait passes its deadline.
 public struct DeadlineExceeded: Error, CustomStringConvertible {
