@@ -33,7 +33,7 @@ enum CharacterRoutes {
             var writer = JSONObjectWriter(capacity: answer.record.json.count + 64 * summaries.count + 128)
             var character = ByteBuffer(bytes: answer.record.json.dropLast())  // "{...", then the episodes
             character.writeString(",\"episodes\":")
-            var episodeList = ByteBufferWrapper.summaries(answer.record.related.compactMap { summaries[$0] })
+            var episodeList = try JSONCoding.encode(answer.record.related.compactMap { summaries[$0] })
             character.writeBuffer(&episodeList)
             character.writeString("}")
             writer.raw("character", character)
@@ -131,12 +131,5 @@ enum CharacterRoutes {
         merged.stale = true
         merged.upstreamError = merged.upstreamError ?? linkError.description
         return merged
-    }
-}
-
-/// Small encoders for results not made of stored records.
-enum ByteBufferWrapper {
-    static func summaries(_ episodes: [EpisodeSummary]) -> ByteBuffer {
-        (try? JSONCoding.encode(episodes)) ?? ByteBuffer(string: "[]")
     }
 }

@@ -28,7 +28,7 @@ enum GatewayApp {
                         maxFrameBytes: configuration.maxFrameBytes, logger: logger),
         ]
         let handler = GatewayHandler(links: links, requestTimeout: configuration.requestTimeout,
-                                     maxInFlight: configuration.maxInFlight, logger: logger)
+                                     maxInFlight: configuration.maxInFlight)
         let server = RPCServer(
             configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
                                  service: ServiceName.gateway.rawValue,

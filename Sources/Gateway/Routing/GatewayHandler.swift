@@ -13,13 +13,11 @@ final class GatewayHandler: RPCHandler {
     private let maxInFlight: Int
     private let inFlight = Atomic<Int>(0)
     private let started = ContinuousClock.now
-    private let logger: Logger
 
-    init(links: [ServiceLink], requestTimeout: Duration, maxInFlight: Int, logger: Logger) {
+    init(links: [ServiceLink], requestTimeout: Duration, maxInFlight: Int) {
         self.links = Dictionary(uniqueKeysWithValues: links.map { ($0.service, $0) })
         self.requestTimeout = requestTimeout
         self.maxInFlight = maxInFlight
-        self.logger = logger
     }
 
     func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {

@@ -37,9 +37,6 @@ final class ServiceLink: Service, Sendable {
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Why the service is unreachable, if it is.
-    var lastError: String? { state.withLock { $0.client == nil ? $0.lastError : nil } }
-
     /// The connection, made now if there is none and no reconnection is under way.
     /// - Throws: -32003 naming the service, at once, when it cannot be reached.
     func client() async throws -> RPCClient {

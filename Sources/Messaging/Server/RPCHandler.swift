@@ -88,9 +88,6 @@ public struct RPCRouter: RPCHandler {
         }
     }
 
-    /// The methods registered.
-    public var methods: [String] { routes.keys.sorted() }
-
     public func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
         guard let route = routes[request.method] else {
             throw RPCError(.methodNotFound, "method \"\(request.method)\" not found", service: service)
