@@ -73,6 +73,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/TestSupport",
             resources: [.copy("Fixtures")]
@@ -97,6 +98,12 @@ let package = Package(
         .testTarget(
             name: "RnmctlTests",
             dependencies: ["TestSupport", "Messaging", "Gateway", "CharacterService", "UniversityService", "rnmctl"]
+        ),
+        .testTarget(
+            name: "SystemTests",
+            dependencies: ["TestSupport", "Messaging", "Gateway", "CharacterService", "UniversityService",
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .testTarget(
             name: "UniversityServiceTests",

@@ -34,7 +34,8 @@ struct CharacterServiceCommand: AsyncParsableCommand {
             upstreamURL: Setting.rickAndMortyURL.resolve(upstreamURL, default: "https://rickandmortyapi.com/api"),
             upstreamTimeoutMilliseconds: try Setting.upstreamTimeoutMilliseconds.resolveInteger(upstreamTimeout, default: 5000, range: 1...600_000),
             maxAgeSeconds: try Setting.charactersMaxAge.resolveInteger(maxAge, default: 600),
-            maxFrameBytes: try common.resolvedMaxFrameBytes()
+            maxFrameBytes: try common.resolvedMaxFrameBytes(),
+            frameTimeout: try common.resolvedFrameTimeout()
         )
         let services = try CharacterServiceApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

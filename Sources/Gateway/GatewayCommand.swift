@@ -30,6 +30,7 @@ struct GatewayCommand: AsyncParsableCommand {
             charactersSocketPath: Setting.charactersSocket.resolve(charactersSocket, default: DefaultPaths.socket("characters.sock")),
             universitiesSocketPath: Setting.universitiesSocket.resolve(universitiesSocket, default: DefaultPaths.socket("universities.sock")),
             maxFrameBytes: try common.resolvedMaxFrameBytes(),
+            frameTimeout: try common.resolvedFrameTimeout(),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000))
         )
         let services = GatewayApp.build(configuration: configuration, logger: logger)

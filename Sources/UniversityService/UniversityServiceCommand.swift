@@ -34,7 +34,8 @@ struct UniversityServiceCommand: AsyncParsableCommand {
             upstreamURL: Setting.universitiesURL.resolve(upstreamURL, default: "http://universities.hipolabs.com"),
             upstreamTimeoutMilliseconds: try Setting.upstreamTimeoutMilliseconds.resolveInteger(upstreamTimeout, default: 5000, range: 1...600_000),
             maxAgeSeconds: try Setting.universitiesMaxAge.resolveInteger(maxAge, default: 0),
-            maxFrameBytes: try common.resolvedMaxFrameBytes()
+            maxFrameBytes: try common.resolvedMaxFrameBytes(),
+            frameTimeout: try common.resolvedFrameTimeout()
         )
         let services = try UniversityServiceApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

@@ -52,11 +52,12 @@ extension Result where Failure == any Error {
 }
 
 /// Waits until `condition` holds, polling, failing after `seconds`.
-public func waitUntil(_ seconds: Double = 5, _ what: String, _ condition: @escaping @Sendable () async -> Bool) async throws {
+public func waitUntil(_ seconds: Double = 5, _ what: String, pollEvery interval: Duration = .milliseconds(10),
+                      _ condition: @escaping @Sendable () async -> Bool) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while !(await condition()) {
         guard ContinuousClock.now < deadline else { throw DeadlineExceeded(what: what) }
-        try await Task.sleep(for: .milliseconds(10))
+        try await Task.sleep(for: interval)
     }
 }
 

@@ -15,6 +15,8 @@ struct CharacterServiceConfiguration: Sendable {
     /// Upstream requests in flight at once during `characters.sync`.
     var syncConcurrency: Int = 4
     var maxFrameBytes: Int = 1_048_576
+    /// How long a started frame may stay incomplete (`RNM_FRAME_TIMEOUT_MS`).
+    var frameTimeout: Duration = .seconds(10)
 }
 
 /// Builds the CharacterService; tests call this with test settings and dependencies.
@@ -31,6 +33,7 @@ enum CharacterServiceApp {
         let router = CharacterRoutes.router(catalog: catalog, syncConcurrency: configuration.syncConcurrency, started: Date())
         let server = RPCServer(
             configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
+                                 frameTimeout: configuration.frameTimeout,
                                  service: ServiceName.characters.rawValue),
             handler: router, logger: logger, onListening: onListening
         )

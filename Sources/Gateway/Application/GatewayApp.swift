@@ -9,6 +9,8 @@ struct GatewayConfiguration: Sendable {
     var charactersSocketPath: String
     var universitiesSocketPath: String
     var maxFrameBytes: Int = 1_048_576
+    /// How long a started frame may stay incomplete (`RNM_FRAME_TIMEOUT_MS`).
+    var frameTimeout: Duration = .seconds(10)
     /// Deadline of one request (restarted by progress notifications).
     var requestTimeout: Duration = .milliseconds(15000)
     /// Requests in flight on one client connection.
@@ -31,6 +33,7 @@ enum GatewayApp {
                                      maxInFlight: configuration.maxInFlight)
         let server = RPCServer(
             configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
+                                 frameTimeout: configuration.frameTimeout,
                                  service: ServiceName.gateway.rawValue,
                                  maxInFlightPerConnection: configuration.maxInFlightPerConnection),
             handler: handler, logger: logger, onListening: onListening

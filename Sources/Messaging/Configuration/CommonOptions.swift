@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import ServiceLifecycle
 
@@ -6,6 +9,9 @@ import ServiceLifecycle
 public struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("max-frame-bytes"), help: "Largest frame payload accepted (env RNM_MAX_FRAME_BYTES, default 1048576).")
     public var maxFrameBytes: Int?
+
+    @Option(name: .customLong("frame-timeout-ms"), help: "Time a started frame may stay incomplete before the connection is closed (env RNM_FRAME_TIMEOUT_MS, default 10000).")
+    public var frameTimeout: Int?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env RNM_LOG_LEVEL, default info).")
     public var logLevel: String?
@@ -15,6 +21,11 @@ public struct CommonOptions: ParsableArguments {
     /// The frame limit in force.
     public func resolvedMaxFrameBytes() throws -> Int {
         try Setting.maxFrameBytes.resolveInteger(maxFrameBytes, default: 1_048_576, range: 1...Int(UInt32.max))
+    }
+
+    /// How long a started frame may stay incomplete.
+    public func resolvedFrameTimeout() throws -> Duration {
+        .milliseconds(try Setting.frameTimeoutMilliseconds.resolveInteger(frameTimeout, default: 10_000, range: 1...3_600_000))
     }
 
     /// Bootstraps logging at the level in force and returns a logger labelled `label`.
@@ -31,6 +42,7 @@ public enum ServiceRunner {
 
     /// Runs `services` in one `ServiceGroup`.
     public static func run(_ services: [any Service], logger: Logger) async throws {
+        raiseOpenFileLimit(logger: logger)
         var configuration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
@@ -39,5 +51,16 @@ public enum ServiceRunner {
         configuration.maximumGracefulShutdownDuration = maximumGracefulShutdown
         configuration.maximumCancellationDuration = .seconds(1)
         try await ServiceGroup(configuration: configuration).run()
+    }
+
+    /// Lifts the soft limit on open files to the hard limit: every client connection is a file,
+    /// and the usual soft limit of 1,024 is too low for a server.
+    static func raiseOpenFileLimit(logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+            logger.notice("could not raise the open file limit", metadata: ["errno": "\(errno)"])
+        }
     }
 }

@@ -16,6 +16,9 @@ public enum Setting: String, CaseIterable, Sendable {
     case requestTimeoutMilliseconds = "RNM_REQUEST_TIMEOUT_MS"
     case maxFrameBytes = "RNM_MAX_FRAME_BYTES"
     case logLevel = "RNM_LOG_LEVEL"
+    /// Not in PROTOCOL.md: how long a started frame may stay incomplete before the server
+    /// closes the connection.
+    case frameTimeoutMilliseconds = "RNM_FRAME_TIMEOUT_MS"
 
     /// The value set in `environment`, if any and not empty.
     public func value(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

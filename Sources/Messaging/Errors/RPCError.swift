@@ -122,6 +122,8 @@ extension RPCError {
             }
         case let error as FrameDecoderError:
             self.init(.invalidRequest, "bad frame: \(error)", service: service)
+        case let error as FrameTimeoutError:
+            self.init(.invalidRequest, "bad frame: \(error)", service: service)
         case let error as DecodingError:
             self.init(.invalidParams, "invalid params: \(Self.describe(error))", service: service)
         default:

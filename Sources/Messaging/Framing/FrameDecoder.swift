@@ -6,6 +6,10 @@ import NIOCore
 /// any byte of the body is buffered: a header of 0 or over the limit raises
 /// ``FrameDecoderError`` once, after which the decoder discards everything it is given.
 /// The payloads it emits are slices of the read buffer, not copies.
+///
+/// With a `frameTimeout`, a frame that has begun must be complete within that time: a peer
+/// that sends half a frame and then goes silent gets ``FrameTimeoutError`` instead of holding
+/// the connection (and its buffer) open for ever. An idle connection between frames is fine.
 public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     public typealias InboundOut = ByteBuffer
 
@@ -13,14 +17,35 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     public static let headerSize = 4
 
     private let maxFrameBytes: Int
+    private let frameTimeout: TimeAmount?
     private var failed = false
+    private var incompleteFrameTimer: Scheduled<Void>?
 
-    /// - Parameter maxFrameBytes: the largest payload accepted (`RNM_MAX_FRAME_BYTES`).
-    public init(maxFrameBytes: Int) {
+    /// - Parameters:
+    ///   - maxFrameBytes: the largest payload accepted (`RNM_MAX_FRAME_BYTES`).
+    ///   - frameTimeout: how long a started frame may stay incomplete; nil waits for ever.
+    public init(maxFrameBytes: Int, frameTimeout: TimeAmount? = nil) {
         self.maxFrameBytes = maxFrameBytes
+        self.frameTimeout = frameTimeout
     }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let state = try decodeFrame(context: context, buffer: &buffer)
+        if let frameTimeout {
+            if state == .continue || buffer.readableBytes == 0 {
+                incompleteFrameTimer?.cancel()
+                incompleteFrameTimer = nil
+            } else if incompleteFrameTimer == nil, !failed {
+                let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+                incompleteFrameTimer = context.eventLoop.scheduleTask(in: frameTimeout) {
+                    loopBoundContext.value.fireErrorCaught(FrameTimeoutError(timeout: frameTimeout))
+                }
+            }
+        }
+        return state
+    }
+
+    private mutating func decodeFrame(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         if failed {
             buffer.moveReaderIndex(to: buffer.writerIndex)
             return .needMoreData
@@ -43,7 +68,9 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     }
 
     public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        while try decode(context: context, buffer: &buffer) == .continue {}
+        incompleteFrameTimer?.cancel()
+        incompleteFrameTimer = nil
+        while try decodeFrame(context: context, buffer: &buffer) == .continue {}
         // A frame cut short by the peer closing is dropped: there is nobody left to answer.
         buffer.moveReaderIndex(to: buffer.writerIndex)
         return .needMoreData
@@ -67,5 +94,19 @@ public struct FrameDecoderError: Error, Sendable, Equatable, CustomStringConvert
             return "frame header announces 0 bytes; a frame carries 1 to \(maxFrameBytes) bytes"
         }
         return "frame header announces \(announcedLength) bytes, over the limit of \(maxFrameBytes)"
+    }
+}
+
+/// A frame began but was not complete within the frame timeout.
+public struct FrameTimeoutError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The time a started frame may take.
+    public let timeout: TimeAmount
+
+    public init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    public var description: String {
+        "a frame started \(timeout.nanoseconds / 1_000_000) ms ago is still incomplete; closing the connection"
     }
 }

@@ -14,10 +14,15 @@ public struct RPCServerConfiguration: Sendable {
     public var service: String
     /// Requests one connection may have in flight; beyond it, -32005.
     public var maxInFlightPerConnection: Int
+    /// How long a started frame may stay incomplete before the connection is closed
+    /// (`RNM_FRAME_TIMEOUT_MS`).
+    public var frameTimeout: Duration
 
-    public init(socketPath: String, maxFrameBytes: Int = 1_048_576, service: String, maxInFlightPerConnection: Int = 4096) {
+    public init(socketPath: String, maxFrameBytes: Int = 1_048_576, frameTimeout: Duration = .seconds(10),
+                service: String, maxInFlightPerConnection: Int = 4096) {
         self.socketPath = socketPath
         self.maxFrameBytes = maxFrameBytes
+        self.frameTimeout = frameTimeout
         self.service = service
         self.maxInFlightPerConnection = maxInFlightPerConnection
     }
@@ -55,12 +60,13 @@ public final class RPCServer: Service {
         try SocketFile.createDirectory(for: path)
         try await SocketFile.reclaim(path, group: group)
         let maxFrameBytes = configuration.maxFrameBytes
+        let frameTimeout = TimeAmount(configuration.frameTimeout)
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes)))
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout)))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
@@ -97,32 +103,51 @@ public final class RPCServer: Service {
 
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         let inFlight = InFlightCounter()
+        let draining = Atomic<Bool>(false)
         do {
             try await connection.executeThenClose { inbound, outbound in
                 await withDiscardingTaskGroup { requests in
                     await withGracefulShutdownHandler {
                         do {
                             for try await payload in inbound {
+                                if draining.load(ordering: .acquiring) {
+                                    self.refuse(payload, requests: &requests, outbound: outbound)
+                                    continue
+                                }
                                 self.accept(payload, inFlight: inFlight, requests: &requests, outbound: outbound)
                                 // Past the limit requests get -32005; if even those replies are not
                                 // being read, stop reading until they drain.
                                 await inFlight.waitUntilBelow(self.configuration.maxInFlightPerConnection + Self.overloadReplyAllowance)
                             }
-                        } catch let error as FrameDecoderError {
+                        } catch where error is FrameDecoderError || error is FrameTimeoutError {
                             self.logger.notice("closing connection after a bad frame", metadata: ["error": "\(error)"])
                             try? await outbound.write(Frames.errorResponse(rawID: nil, error: RPCError(mapping: error, service: self.configuration.service)))
                         } catch {
                             self.logger.debug("connection read ended", metadata: ["error": "\(error)"])
                         }
                     } onGracefulShutdown: {
-                        // Stop reading new requests; those in flight finish and are answered.
-                        connection.channel.close(mode: .input, promise: nil)
+                        // Requests in flight finish and are answered; new ones are refused with
+                        // -32003 (the connection keeps being read: a peer writing to a socket
+                        // whose reading side is shut gets EPIPE and would lose its replies).
+                        // The connection closes once nothing is in flight.
+                        draining.store(true, ordering: .releasing)
+                        let channel = connection.channel
+                        inFlight.whenDrained { channel.close(promise: nil) }
                     }
                 }
             }
         } catch {
             logger.debug("connection closed with an error", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Answers a request that arrived after shutdown began with -32003.
+    private func refuse(_ payload: ByteBuffer, requests: inout DiscardingTaskGroup,
+                        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        guard let envelope = try? Envelope(parsing: payload), envelope.kind == .request else { return }
+        let error = RPCError(.serviceUnavailable, "\(configuration.service) is shutting down; retry shortly", service: configuration.service)
+        let frame = Frames.errorResponse(rawID: envelope.rawID, error: error)
+        requests.addTask { try? await outbound.write(frame) }
     }
 
     /// Parses one payload and starts its request, or answers its error at once.
@@ -197,6 +222,7 @@ final class InFlightCounter: Sendable {
     private struct State {
         var count = 0
         var waiter: (threshold: Int, continuation: CheckedContinuation<Void, Never>)?
+        var onDrained: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -210,13 +236,29 @@ final class InFlightCounter: Sendable {
     }
 
     func decrement() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let (waiter, drained) = state.withLock { state -> (CheckedContinuation<Void, Never>?, (@Sendable () -> Void)?) in
             state.count -= 1
-            guard let waiter = state.waiter, state.count < waiter.threshold else { return nil }
+            var drained: (@Sendable () -> Void)?
+            if state.count == 0 {
+                drained = state.onDrained
+                state.onDrained = nil
+            }
+            guard let waiter = state.waiter, state.count < waiter.threshold else { return (nil, drained) }
             state.waiter = nil
-            return waiter.continuation
+            return (waiter.continuation, drained)
         }
         waiter?.resume()
+        drained?()
+    }
+
+    /// Runs `action` once nothing is in flight (at once if nothing is).
+    func whenDrained(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.count == 0 { return true }
+            state.onDrained = action
+            return false
+        }
+        if now { action() }
     }
 
     /// Returns once fewer than `threshold` are in flight.

@@ -13,6 +13,8 @@ struct UniversityServiceConfiguration: Sendable {
     /// Seconds a cached list is served without asking the upstream (default 0: always ask).
     var maxAgeSeconds: Int = 0
     var maxFrameBytes: Int = 1_048_576
+    /// How long a started frame may stay incomplete (`RNM_FRAME_TIMEOUT_MS`).
+    var frameTimeout: Duration = .seconds(10)
 }
 
 /// Builds the UniversityService; tests call this with test settings and dependencies.
@@ -29,6 +31,7 @@ enum UniversityServiceApp {
         let router = UniversityRoutes.router(catalog: catalog, database: database, started: Date())
         let server = RPCServer(
             configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
+                                 frameTimeout: configuration.frameTimeout,
                                  service: ServiceName.universities.rawValue),
             handler: router, logger: logger, onListening: onListening
         )

@@ -1,0 +1,146 @@
+import Foundation
+import Messaging
+import Synchronization
+
+/// The whole system as users run it: the Gateway and both services as real child processes,
+/// against local test upstreams serving the real data. Any process can be killed and restarted.
+public final class RnmSystem: Sendable {
+    /// One of the three long-running processes.
+    public enum Role: String, CaseIterable, Sendable, CustomStringConvertible {
+        case characters, universities, gateway
+
+        /// The executable's name.
+        public var executable: String {
+            switch self {
+            case .characters: "CharacterService"
+            case .universities: "UniversityService"
+            case .gateway: "Gateway"
+            }
+        }
+
+        /// The health method it answers itself.
+        public var healthMethod: String { rawValue + ".health" }
+
+        public var description: String { executable }
+    }
+
+    public let directory: String
+    public let characterFixtures: RickAndMortyFixtures
+    public let characterUpstream: TestUpstream
+    public let universityUpstream: TestUpstream
+    /// The environment every process gets.
+    public let environment: [String: String]
+    private let processes = Mutex<[Role: ChildProcess]>([:])
+
+    public var gatewaySocket: String { socket(.gateway) }
+
+    private init(directory: String, characterFixtures: RickAndMortyFixtures, characterUpstream: TestUpstream,
+                 universityUpstream: TestUpstream, environment: [String: String]) {
+        self.directory = directory
+        self.characterFixtures = characterFixtures
+        self.characterUpstream = characterUpstream
+        self.universityUpstream = universityUpstream
+        self.environment = environment
+    }
+
+    /// Starts the upstreams and `roles` (all three by default); `settings` override the
+    /// environment (`RNM_...` variables, proxies).
+    public static func start(settings: [String: String] = [:], roles: [Role] = Role.allCases) async throws -> RnmSystem {
+        bypassProxies()
+        let fixtures = RickAndMortyFixtures()
+        let characterUpstream = try await TestUpstream.start(route: fixtures.route)
+        let universityUpstream = try await TestUpstream.start(route: UniversityFixtures.route)
+        let directory = temporaryDirectory()
+        let environment = [
+            "RNM_GATEWAY_SOCKET": directory + "/gateway.sock",
+            "RNM_CHARACTERS_SOCKET": directory + "/characters.sock",
+            "RNM_UNIVERSITIES_SOCKET": directory + "/universities.sock",
+            "RNM_CHARACTERS_DB": directory + "/characters.sqlite",
+            "RNM_UNIVERSITIES_DB": directory + "/universities.sqlite",
+            "RNM_RICKANDMORTY_URL": characterUpstream.baseURL + "/api",
+            "RNM_UNIVERSITIES_URL": universityUpstream.baseURL,
+            "RNM_UPSTREAM_TIMEOUT_MS": "1500",
+            "RNM_CHARACTERS_MAX_AGE": "0",
+            "no_proxy": "127.0.0.1",
+        ].merging(settings) { $1 }
+        let system = RnmSystem(directory: directory, characterFixtures: fixtures, characterUpstream: characterUpstream,
+                               universityUpstream: universityUpstream, environment: environment)
+        for role in roles {
+            try system.launch(role)
+        }
+        for role in roles {
+            try await system.waitUntilReady(role)
+        }
+        return system
+    }
+
+    /// The socket `role` listens on.
+    public func socket(_ role: Role) -> String { directory + "/\(role.rawValue).sock" }
+
+    /// The database file of a service.
+    public func database(_ role: Role) -> String { directory + "/\(role.rawValue).sqlite" }
+
+    /// The running process of `role`, if any.
+    public func process(_ role: Role) -> ChildProcess? { processes.withLock { $0[role] } }
+
+    /// Starts `role` without waiting for it.
+    public func launch(_ role: Role) throws {
+        let process = try ChildProcess(role.executable, environment: environment)
+        processes.withLock { $0[role] = process }
+    }
+
+    /// Starts `role` and returns how long it took to answer its health method.
+    @discardableResult
+    public func restart(_ role: Role, seconds: Double = 10) async throws -> Duration {
+        let started = ContinuousClock.now
+        try launch(role)
+        try await waitUntilReady(role, seconds: seconds)
+        return ContinuousClock.now - started
+    }
+
+    /// Waits until `role` answers its health method on a new connection (a socket file left
+    /// by a killed process does not count).
+    public func waitUntilReady(_ role: Role, seconds: Double = 10) async throws {
+        let path = socket(role)
+        try await waitUntil(seconds, "\(role) ready", pollEvery: .milliseconds(2)) {
+            guard let client = try? await RPCClient.connect(socketPath: path, service: role.rawValue) else { return false }
+            let reply = try? await client.call(method: role.healthMethod, params: nil, timeout: .seconds(2))
+            await client.close()
+            return reply?.result != nil
+        }
+    }
+
+    /// Sends `signal` to `role` (SIGKILL by default: a crash).
+    public func kill(_ role: Role, _ signal: Int32 = SIGKILL) {
+        process(role)?.kill(signal)
+    }
+
+    /// Resident memory of `role`, in bytes (from /proc).
+    public func residentBytes(_ role: Role) -> Int? {
+        guard let pid = process(role)?.pid,
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// A client connection to `role`'s socket.
+    public func connect(_ role: Role = .gateway) async throws -> RPCClient {
+        try await RPCClient.connect(socketPath: socket(role), service: role.rawValue)
+    }
+
+    /// Runs `rnmctl` against this system.
+    public func rnmctl(_ arguments: String..., environment: [String: String] = [:]) async throws -> CommandOutput {
+        try await ChildProcess.run("rnmctl", arguments,
+                                   environment: ["RNM_GATEWAY_SOCKET": gatewaySocket, "COLUMNS": "40"].merging(environment) { $1 })
+    }
+
+    /// SIGTERM to every process, then waits for them and stops the upstreams.
+    public func stop() async throws {
+        let running = processes.withLock { $0.values.filter(\.isRunning) }
+        for process in running { process.kill(SIGTERM) }
+        for process in running { _ = try await process.waitForExit(seconds: 10) }
+        await characterUpstream.stop()
+        await universityUpstream.stop()
+    }
+}
