@@ -32,8 +32,12 @@ public final class URLSessionFetcher: HTTPFetching {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeoutMilliseconds = timeoutMilliseconds
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = Double(timeoutMilliseconds) / 1000
-        configuration.timeoutIntervalForResource = Double(timeoutMilliseconds) / 1000
+        // The deadline is enforced by `get` itself: libcurl's URLSession fails sub-second
+        // timeouts at once (measured here: 400 ms and 999 ms fail immediately, 1000 ms works).
+        // URLSession's own timeouts are only a backstop, in whole seconds past the deadline.
+        let backstop = Double(timeoutMilliseconds / 1000 + 2)
+        configuration.timeoutIntervalForRequest = backstop
+        configuration.timeoutIntervalForResource = backstop
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "rnm/1"]
         session = URLSession(configuration: configuration)
@@ -42,10 +46,24 @@ public final class URLSessionFetcher: HTTPFetching {
     public func get(path: String, query: [(String, String)]) async throws(UpstreamError) -> HTTPAnswer {
         let url = Self.url(base: baseURL, path: path, query: query)
         guard let requestURL = URL(string: url) else { throw .unreachable("bad URL \(url)") }
+        let session = self.session
+        let timeout = timeoutMilliseconds
         do {
-            let (data, response) = try await session.data(from: requestURL)
-            guard let http = response as? HTTPURLResponse else { throw UpstreamError.badPayload("not an HTTP response") }
-            return HTTPAnswer(status: http.statusCode, body: data)
+            let answer = try await withThrowingTaskGroup(of: HTTPAnswer?.self) { group in
+                group.addTask {
+                    let (data, response) = try await session.data(from: requestURL)
+                    guard let http = response as? HTTPURLResponse else { throw UpstreamError.badPayload("not an HTTP response") }
+                    return HTTPAnswer(status: http.statusCode, body: data)
+                }
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(timeout))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? nil
+            }
+            guard let answer else { throw UpstreamError.timedOut(milliseconds: timeout) }
+            return answer
         } catch let error as UpstreamError {
             throw error
         } catch let error as URLError where error.code == .timedOut {
