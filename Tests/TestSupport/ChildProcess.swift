@@ -53,6 +53,7 @@ public final class ChildProcess: @unchecked Sendable {
 
 public struct ChildProcessError: Error, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
 

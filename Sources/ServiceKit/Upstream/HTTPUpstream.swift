@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -46,24 +47,10 @@ public final class URLSessionFetcher: HTTPFetching {
     public func get(path: String, query: [(String, String)]) async throws(UpstreamError) -> HTTPAnswer {
         let url = Self.url(base: baseURL, path: path, query: query)
         guard let requestURL = URL(string: url) else { throw .unreachable("bad URL \(url)") }
-        let session = self.session
-        let timeout = timeoutMilliseconds
         do {
-            let answer = try await withThrowingTaskGroup(of: HTTPAnswer?.self) { group in
-                group.addTask {
-                    let (data, response) = try await session.data(from: requestURL)
-                    guard let http = response as? HTTPURLResponse else { throw UpstreamError.badPayload("not an HTTP response") }
-                    return HTTPAnswer(status: http.statusCode, body: data)
-                }
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(timeout))
-                    return nil
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? nil
-            }
-            guard let answer else { throw UpstreamError.timedOut(milliseconds: timeout) }
-            return answer
+            let (data, response) = try await fetch(requestURL)
+            guard let http = response as? HTTPURLResponse else { throw UpstreamError.badPayload("not an HTTP response") }
+            return HTTPAnswer(status: http.statusCode, body: data)
         } catch let error as UpstreamError {
             throw error
         } catch let error as URLError where error.code == .timedOut {
@@ -72,6 +59,33 @@ public final class URLSessionFetcher: HTTPFetching {
             throw .badPayload("connection closed mid-body (truncated)")
         } catch {
             throw .unreachable(error.localizedDescription)
+        }
+    }
+
+    /// One transfer, abandoned (and cancelled) at the deadline or when the caller is cancelled.
+    /// The caller never waits for libcurl to acknowledge a cancellation.
+    private func fetch(_ url: URL) async throws -> (Data, URLResponse) {
+        let outcome = TransferOutcome()
+        let task = session.dataTask(with: url) { data, response, error in
+            if let data, let response {
+                outcome.finish(.success((data, response)))
+            } else {
+                outcome.finish(.failure(error ?? URLError(.unknown)))
+            }
+        }
+        let timeout = timeoutMilliseconds
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.start(continuation)
+                task.resume()
+                Task {
+                    try? await Task.sleep(for: .milliseconds(timeout))
+                    if outcome.finish(.failure(UpstreamError.timedOut(milliseconds: timeout))) { task.cancel() }
+                }
+            }
+        } onCancel: {
+            outcome.finish(.failure(CancellationError()))
+            task.cancel()
         }
     }
 
@@ -88,5 +102,44 @@ public final class URLSessionFetcher: HTTPFetching {
 
     static func encode(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    }
+}
+
+/// The result of one transfer, delivered once: by libcurl, the deadline or cancellation,
+/// whichever comes first.
+private final class TransferOutcome: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+        var early: Result<(Data, URLResponse), any Error>?
+        var done = false
+    }
+
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        let early = state.withLock { state -> Result<(Data, URLResponse), any Error>? in
+            if let early = state.early { return early }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    /// Delivers `result` unless one was delivered already; true when this one counted.
+    @discardableResult
+    func finish(_ result: Result<(Data, URLResponse), any Error>) -> Bool {
+        let continuation = state.withLock { state -> CheckedContinuation<(Data, URLResponse), any Error>?? in
+            guard !state.done else { return .none }
+            state.done = true
+            guard let continuation = state.continuation else {
+                state.early = result
+                return .some(nil)
+            }
+            state.continuation = nil
+            return .some(continuation)
+        }
+        guard let continuation else { return false }
+        continuation?.resume(with: result)
+        return true
     }
 }
