@@ -111,3 +111,18 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer target for the frame decoder and the envelope parser, only when asked for
+// (`scripts/fuzz` sets RNM_FUZZ=1): it has no `main` of its own, libFuzzer provides it.
+if Context.environment["RNM_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "FuzzMessaging",
+        dependencies: [
+            "Messaging",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ],
+        path: "Fuzz/FuzzMessaging"
+    ))
+    package.products.append(.executable(name: "FuzzMessaging", targets: ["FuzzMessaging"]))
+}
