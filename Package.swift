@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "CharacterService", targets: ["CharacterService"]),
         .executable(name: "UniversityService", targets: ["UniversityService"]),
         .executable(name: "rnmctl", targets: ["rnmctl"]),
+        .executable(name: "rnm-bench", targets: ["RnmBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .target(
@@ -64,6 +66,17 @@ let package = Package(
                 "Messaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "RnmBench",
+            dependencies: [
+                "Messaging",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/RnmBench"
         ),
         .target(
             name: "TestSupport",

@@ -62,7 +62,7 @@ public final class RPCServer: Service {
         let maxFrameBytes = configuration.maxFrameBytes
         let frameTimeout = TimeAmount(configuration.frameTimeout)
         let server = try await ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.backlog, value: 4096)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Runs rnm's benchmarks in one go and prints one table (see BENCHMARKS.md).
+
+Starts two local test upstreams and the three release processes in a temporary folder,
+warms the caches, then measures: cached characters.get through the Gateway and directly
+(1 and 32 connections), a cached characters.list page, universities.get, the C reference
+relay (2 hops) at the same connection counts, `rnmctl characters show 1` as a whole process,
+each process's start-to-ready time, and each process's RSS after the run.
+"""
+import argparse, json, os, signal, socket, statistics, struct, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(path, method, params=None, timeout=2.0):
+    """One request on a new connection; returns the decoded reply and its frame size."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(timeout)
+        s.connect(path)
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params or {}}).encode()
+        s.sendall(struct.pack(">I", len(body)) + body)
+        header = s.recv(4, socket.MSG_WAITALL)
+        (length,) = struct.unpack(">I", header)
+        data = s.recv(length, socket.MSG_WAITALL)
+        return json.loads(data), length
+
+
+def wait_ready(path, health, deadline=10.0):
+    end = time.perf_counter() + deadline
+    while time.perf_counter() < end:
+        try:
+            reply, _ = call(path, health, timeout=0.5)
+            if "result" in reply:
+                return
+        except OSError:
+            pass
+        time.sleep(0.001)
+    raise SystemExit(f"{path} not ready after {deadline}s")
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class System:
+    ROLES = [("characters", "CharacterService"), ("universities", "UniversityService"), ("gateway", "Gateway")]
+
+    def __init__(self, binaries):
+        self.bin = binaries
+        self.dir = tempfile.mkdtemp(prefix="rnm-bench-", dir="/tmp")
+        self.upstreams = []
+        ports = {}
+        for api in ("rickandmorty", "universities"):
+            ports[api] = free_port()
+            self.upstreams.append(subprocess.Popen(
+                [sys.executable, os.path.join(ROOT, "scripts/testing/test-upstream.py"), api, str(ports[api])],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        self.env = dict(os.environ,
+                        RNM_GATEWAY_SOCKET=self.socket("gateway"), RNM_CHARACTERS_SOCKET=self.socket("characters"),
+                        RNM_UNIVERSITIES_SOCKET=self.socket("universities"),
+                        RNM_CHARACTERS_DB=f"{self.dir}/characters.sqlite", RNM_UNIVERSITIES_DB=f"{self.dir}/universities.sqlite",
+                        RNM_RICKANDMORTY_URL=f"http://127.0.0.1:{ports['rickandmorty']}/api",
+                        RNM_UNIVERSITIES_URL=f"http://127.0.0.1:{ports['universities']}",
+                        RNM_CHARACTERS_MAX_AGE="3600", RNM_LOG_LEVEL="warning", no_proxy="127.0.0.1")
+        for api in ports:
+            end = time.perf_counter() + 10
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", ports[api]), timeout=0.2).close()
+                    break
+                except OSError:
+                    if time.perf_counter() > end:
+                        raise
+                    time.sleep(0.01)
+        self.processes = {}
+
+    def socket(self, role):
+        return f"{self.dir}/{role}.sock"
+
+    def start(self, role, executable):
+        """Starts one process; returns seconds from spawn to its first health answer."""
+        started = time.perf_counter()
+        self.processes[role] = subprocess.Popen([os.path.join(self.bin, executable)], env=self.env,
+                                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_ready(self.socket(role), f"{role}.health")
+        return time.perf_counter() - started
+
+    def stop(self, role):
+        process = self.processes.pop(role)
+        process.send_signal(signal.SIGTERM)
+        process.wait(10)
+
+    def close(self):
+        for role in list(self.processes):
+            self.stop(role)
+        for upstream in self.upstreams:
+            upstream.terminate()
+            upstream.wait(5)
+
+
+def bench(binaries, socket_path, connections, seconds, method="characters.get", params='{"id":1}'):
+    out = subprocess.run([os.path.join(binaries, "rnm-bench"), "--socket", socket_path, "--connections", str(connections),
+                          "--duration", str(seconds), "--method", method, "--params", params, "--json"],
+                         capture_output=True, text=True, timeout=seconds * 4 + 30)
+    if out.returncode != 0:
+        raise SystemExit(f"rnm-bench failed: {out.stdout}{out.stderr}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def reference(binary, directory, connections, seconds, payload):
+    server, relay = f"{directory}/pp-srv.sock", f"{directory}/pp-rly.sock"
+    processes = [subprocess.Popen([binary, "server", server]), subprocess.Popen([binary, "relay", relay, server])]
+    try:
+        out = subprocess.run([binary, "client", relay, str(connections), str(seconds), str(payload)],
+                             capture_output=True, text=True, timeout=seconds * 4 + 30, check=True).stdout
+    finally:
+        for p in processes:
+            p.kill()
+            p.wait()
+    fields = dict(item.split("=") for item in out.split())
+    return {"perSecond": float(fields["rt_per_s"]), "p50Us": float(fields["p50_us"]),
+            "p99Us": float(fields["p99_us"]), "p999Us": float(fields["p999_us"])}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--reference", required=True)
+    parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--rnmctl-runs", type=int, default=25)
+    args = parser.parse_args()
+    seconds = args.seconds
+
+    system = System(args.bin)
+    rows, checks = [], []
+    try:
+        ready = {role: [] for role, _ in System.ROLES}
+        for round in range(5):
+            for role, executable in System.ROLES:
+                ready[role].append(system.start(role, executable))
+            if round < 4:
+                for role, _ in reversed(System.ROLES):
+                    system.stop(role)
+
+        gateway, characters = system.socket("gateway"), system.socket("characters")
+        _, get_size = call(gateway, "characters.get", {"id": 1})
+        call(gateway, "characters.list", {})
+        universities, _ = call(gateway, "universities.list", {})
+        name = universities["result"]["items"][0]["name"]
+        university_params = json.dumps({"name": name})
+
+        results = {}
+        for label, path, conns, method, params in [
+            ("get via Gateway, 1 conn", gateway, 1, "characters.get", '{"id":1}'),
+            ("get via Gateway, 32 conns", gateway, 32, "characters.get", '{"id":1}'),
+            ("get direct to service, 1 conn", characters, 1, "characters.get", '{"id":1}'),
+            ("get direct to service, 32 conns", characters, 32, "characters.get", '{"id":1}'),
+            ("list page via Gateway, 32 conns", gateway, 32, "characters.list", "{}"),
+            ("universities.get via Gateway, 32 conns", gateway, 32, "universities.get", university_params),
+        ]:
+            results[label] = bench(args.bin, path, conns, seconds, method, params)
+        for conns in (1, 32):
+            results[f"C relay 2 hops, {conns} conn{'s' if conns > 1 else ''}"] = reference(
+                args.reference, system.dir, conns, seconds, get_size)
+
+        walls = []
+        env = dict(system.env, NO_COLOR="1")
+        for _ in range(args.rnmctl_runs):
+            started = time.perf_counter()
+            subprocess.run([os.path.join(args.bin, "rnmctl"), "characters", "show", "1"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            walls.append(time.perf_counter() - started)
+        rss = {role: rss_mb(system.processes[role].pid) for role, _ in System.ROLES}
+    finally:
+        system.close()
+
+    print(f"\nrnm benchmarks: {seconds:g} s per run, reply of characters.get = {get_size} bytes, "
+          f"{os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}\n")
+    print("| run | requests/s | p50 µs | p99 µs | p99.9 µs |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for label, r in results.items():
+        print(f"| {label} | {r['perSecond']:,.0f} | {r['p50Us']:,.0f} | {r['p99Us']:,.0f} | {r['p999Us']:,.0f} |")
+
+    relay32 = results["C relay 2 hops, 32 conns"]["perSecond"]
+    gw32 = results["get via Gateway, 32 conns"]["perSecond"]
+    direct32 = results["get direct to service, 32 conns"]["perSecond"]
+    median_wall = statistics.median(walls) * 1000
+    print("\n| target | measured | goal | |")
+    print("| --- | ---: | ---: | --- |")
+    def check(what, value, goal, ok):
+        print(f"| {what} | {value} | {goal} | {'ok' if ok else 'MISSED'} |")
+        checks.append(ok)
+    check("Gateway get at 32 conns ÷ C relay 2 hops", f"{gw32 / relay32:.2f}×", "≥ 0.35×", gw32 / relay32 >= 0.35)
+    check("Gateway ÷ direct to service (32 conns)", f"{gw32 / direct32:.2f}×", "≥ 0.60×", gw32 / direct32 >= 0.6)
+    check(f"rnmctl characters show 1, median of {len(walls)}", f"{median_wall:.1f} ms", "≤ 25 ms", median_wall <= 25)
+    for role, executable in System.ROLES:
+        times = ready[role]
+        check(f"{executable} start to ready (median of 5; first {times[0] * 1000:.0f} ms)",
+              f"{statistics.median(times) * 1000:.0f} ms", "≤ 200 ms", statistics.median(times) <= 0.2)
+    for role, executable in System.ROLES:
+        check(f"{executable} RSS after the run", f"{rss[role]:.1f} MB", "≤ 30 MB", rss[role] <= 30)
+    print()
+    return 0 if all(checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
