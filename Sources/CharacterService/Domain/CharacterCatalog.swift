@@ -161,6 +161,19 @@ struct CharacterCatalog: Sendable {
         }
     }
 
+    /// The summaries of episodes `ids`: one cache read, and an upstream call only for the
+    /// episodes not cached yet.
+    func episodeSummaries(ids: [Int]) async -> (summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?) {
+        var summaries = (try? await database.episodeSummaries(ids: ids)) ?? [:]
+        let missing = ids.filter { summaries[$0] == nil }
+        guard !missing.isEmpty else { return (summaries, nil) }
+        let resolved = await resolve(.episode, ids: missing)
+        if let fetched = try? await database.episodeSummaries(ids: missing) {
+            summaries.merge(fetched) { $1 }
+        }
+        return (summaries, resolved.upstreamError)
+    }
+
     /// Fetches records and stores them in one transaction; identical fetches in flight are made once.
     private func fetchRecords(_ resource: Resource, ids: [Int]) async throws -> Fetched<[FetchedRecord]> {
         let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")

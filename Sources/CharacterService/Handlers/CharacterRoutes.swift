@@ -28,14 +28,15 @@ enum CharacterRoutes {
         }
         router.registerEncoded(RPCMethods.charactersGet) { params, _ in
             let answer = try await catalog.record(.character, id: try ParamsValidation.id(params.id))
-            let episodes = await catalog.resolve(.episode, ids: answer.record.related)
-            let summaries = (try? await catalog.database.episodeSummaries(ids: answer.record.related)) ?? [:]
-            var writer = JSONObjectWriter(capacity: answer.record.json.count + 64 * summaries.count + 128)
+            let episodes = await catalog.episodeSummaries(ids: answer.record.related)
+            var writer = JSONObjectWriter(capacity: answer.record.json.count + 96 * episodes.summaries.count + 128)
             var character = ByteBuffer(bytes: answer.record.json.dropLast())  // "{...", then the episodes
-            character.writeString(",\"episodes\":")
-            var episodeList = try JSONCoding.encode(answer.record.related.compactMap { summaries[$0] })
-            character.writeBuffer(&episodeList)
-            character.writeString("}")
+            character.writeStaticString(",\"episodes\":[")
+            for (index, summary) in answer.record.related.compactMap({ episodes.summaries[$0] }).enumerated() {
+                if index > 0 { character.writeStaticString(",") }
+                summary.writeJSON(into: &character)
+            }
+            character.writeStaticString("]}")
             writer.raw("character", character)
             writer.freshness(merge(answer.freshness, episodes.upstreamError))
             return writer.finish()
@@ -131,5 +132,20 @@ enum CharacterRoutes {
         merged.stale = true
         merged.upstreamError = merged.upstreamError ?? linkError.description
         return merged
+    }
+}
+
+extension EpisodeSummary {
+    /// `{"id":…,"code":"…","name":"…","airDate":"…"}`, written straight into `buffer`.
+    func writeJSON(into buffer: inout ByteBuffer) {
+        buffer.writeStaticString("{\"id\":")
+        buffer.writeString(String(id))
+        buffer.writeStaticString(",\"code\":")
+        JSONText.writeQuoted(code, into: &buffer)
+        buffer.writeStaticString(",\"name\":")
+        JSONText.writeQuoted(name, into: &buffer)
+        buffer.writeStaticString(",\"airDate\":")
+        JSONText.writeQuoted(airDate, into: &buffer)
+        buffer.writeStaticString("}")
     }
 }

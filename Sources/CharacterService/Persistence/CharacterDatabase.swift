@@ -174,9 +174,9 @@ struct CharacterDatabase: Sendable {
             let placeholders = databaseQuestionMarks(count: ids.count)
             let rows = try Row.fetchAll(db, sql: "SELECT id, related, json, fetchedAt FROM \(resource.table) WHERE id IN (\(placeholders))",
                                         arguments: StatementArguments(ids))
+            // Columns by position: a lookup by name lowercases the name on every access.
             return Dictionary(uniqueKeysWithValues: rows.map {
-                ($0["id"] as Int, StoredRecord(json: $0["json"], related: Self.ids($0["related"]),
-                                               fetchedAt: Date(timeIntervalSince1970: $0["fetchedAt"])))
+                ($0[0] as Int, StoredRecord(json: $0[2], related: Self.ids($0[1]), fetchedAt: Date(timeIntervalSince1970: $0[3])))
             })
         }
     }
@@ -188,7 +188,7 @@ struct CharacterDatabase: Sendable {
             let rows = try Row.fetchAll(db, sql: "SELECT id, code, name, airDate FROM episode WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
                                         arguments: StatementArguments(ids))
             return Dictionary(uniqueKeysWithValues: rows.map {
-                ($0["id"] as Int, EpisodeSummary(id: $0["id"], code: $0["code"], name: $0["name"], airDate: $0["airDate"]))
+                ($0[0] as Int, EpisodeSummary(id: $0[0], code: $0[1], name: $0[2], airDate: $0[3]))
             })
         }
     }
@@ -198,8 +198,23 @@ struct CharacterDatabase: Sendable {
         ids.map(String.init).joined(separator: ",")
     }
 
+    /// Parses "1,2,3" byte by byte (this runs for every related id of every record read).
     private static func ids(_ text: String) -> [Int] {
-        text.split(separator: ",").compactMap { Int($0) }
+        var ids: [Int] = []
+        var value = 0
+        var digits = false
+        for byte in text.utf8 {
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                value = value &* 10 &+ Int(byte &- UInt8(ascii: "0"))
+                digits = true
+            } else {
+                if digits { ids.append(value) }
+                value = 0
+                digits = false
+            }
+        }
+        if digits { ids.append(value) }
+        return ids
     }
 
     func image(id: Int) async throws -> StoredImage? {
