@@ -161,6 +161,19 @@ struct CharacterCatalog: Sendable {
         }
     }
 
+    /// A character with the summaries of its episodes. When the character is fresh in the
+    /// cache with all its episodes, that is one database read and nothing else.
+    func characterDetail(id: Int) async throws -> (answer: RecordAnswer, summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?) {
+        if let cached = try await database.characterWithEpisodeSummaries(id: id), isFresh(cached.record.fetchedAt),
+           cached.record.related.allSatisfy({ cached.summaries[$0] != nil }) {
+            let freshness = Freshness(source: .cache, fetchedAt: cached.record.fetchedAt.rfc3339)
+            return (RecordAnswer(record: cached.record, freshness: freshness), cached.summaries, nil)
+        }
+        let answer = try await record(.character, id: id)
+        let episodes = await episodeSummaries(ids: answer.record.related)
+        return (answer, episodes.summaries, episodes.upstreamError)
+    }
+
     /// The summaries of episodes `ids`: one cache read, and an upstream call only for the
     /// episodes not cached yet.
     func episodeSummaries(ids: [Int]) async -> (summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?) {

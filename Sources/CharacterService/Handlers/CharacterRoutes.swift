@@ -27,8 +27,8 @@ enum CharacterRoutes {
                 [("name", params.name), ("episode", params.episode)])))
         }
         router.registerEncoded(RPCMethods.charactersGet) { params, _ in
-            let answer = try await catalog.record(.character, id: try ParamsValidation.id(params.id))
-            let episodes = await catalog.episodeSummaries(ids: answer.record.related)
+            let episodes = try await catalog.characterDetail(id: try ParamsValidation.id(params.id))
+            let answer = episodes.answer
             var writer = JSONObjectWriter(capacity: answer.record.json.count + 96 * episodes.summaries.count + 128)
             var character = ByteBuffer(bytes: answer.record.json.dropLast())  // "{...", then the episodes
             character.writeStaticString(",\"episodes\":[")

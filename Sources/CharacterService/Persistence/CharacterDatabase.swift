@@ -170,27 +170,42 @@ struct CharacterDatabase: Sendable {
     /// The stored records among `ids`, by id.
     func records(_ resource: Resource, ids: [Int]) async throws -> [Int: StoredRecord] {
         guard !ids.isEmpty else { return [:] }
-        return try await pool.read { db in
-            let placeholders = databaseQuestionMarks(count: ids.count)
-            let rows = try Row.fetchAll(db, sql: "SELECT id, related, json, fetchedAt FROM \(resource.table) WHERE id IN (\(placeholders))",
-                                        arguments: StatementArguments(ids))
-            // Columns by position: a lookup by name lowercases the name on every access.
-            return Dictionary(uniqueKeysWithValues: rows.map {
-                ($0[0] as Int, StoredRecord(json: $0[2], related: Self.ids($0[1]), fetchedAt: Date(timeIntervalSince1970: $0[3])))
-            })
+        return try await pool.read { db in try Self.records(resource, ids: ids, db) }
+    }
+
+    // Reads use cached statements (no re-preparing, no authorizer pass per request) and
+    // columns by position (a lookup by name lowercases the name on every access).
+    private static func records(_ resource: Resource, ids: [Int], _ db: Database) throws -> [Int: StoredRecord] {
+        let placeholders = databaseQuestionMarks(count: ids.count)
+        let statement = try db.cachedStatement(sql: "SELECT id, related, json, fetchedAt FROM \(resource.table) WHERE id IN (\(placeholders))")
+        let rows = try Row.fetchAll(statement, arguments: StatementArguments(ids))
+        return Dictionary(uniqueKeysWithValues: rows.map {
+            ($0[0] as Int, StoredRecord(json: $0[2], related: Self.ids($0[1]), fetchedAt: Date(timeIntervalSince1970: $0[3])))
+        })
+    }
+
+    private static func episodeSummaries(ids: [Int], _ db: Database) throws -> [Int: EpisodeSummary] {
+        let statement = try db.cachedStatement(sql: "SELECT id, code, name, airDate FROM episode WHERE id IN (\(databaseQuestionMarks(count: ids.count)))")
+        let rows = try Row.fetchAll(statement, arguments: StatementArguments(ids))
+        return Dictionary(uniqueKeysWithValues: rows.map {
+            ($0[0] as Int, EpisodeSummary(id: $0[0], code: $0[1], name: $0[2], airDate: $0[3]))
+        })
+    }
+
+    /// A character and the summaries of its cached episodes, in one read (the hot path of
+    /// `characters.get`).
+    func characterWithEpisodeSummaries(id: Int) async throws -> (record: StoredRecord, summaries: [Int: EpisodeSummary])? {
+        try await pool.read { db in
+            guard let record = try Self.records(.character, ids: [id], db)[id] else { return nil }
+            let summaries = record.related.isEmpty ? [:] : try Self.episodeSummaries(ids: record.related, db)
+            return (record, summaries)
         }
     }
 
     /// Episode summaries (id, code, name, air date) among `ids`, by id.
     func episodeSummaries(ids: [Int]) async throws -> [Int: EpisodeSummary] {
         guard !ids.isEmpty else { return [:] }
-        return try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, code, name, airDate FROM episode WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
-                                        arguments: StatementArguments(ids))
-            return Dictionary(uniqueKeysWithValues: rows.map {
-                ($0[0] as Int, EpisodeSummary(id: $0[0], code: $0[1], name: $0[2], airDate: $0[3]))
-            })
-        }
+        return try await pool.read { db in try Self.episodeSummaries(ids: ids, db) }
     }
 
     /// Ids as stored: comma-separated.
