@@ -50,13 +50,21 @@ final class GatewayHandler: RPCHandler {
                 try await client.sendWithoutReply(FrameBuilder.frame(payload: envelope.payload))
                 return .none
             }
-            let reply = try await client.send(timeout: requestTimeout, onProgress: { notification in
-                guard let range = notification.progressRequestIDRange else { return }
-                let frame = notification.frame(replacing: range, with: clientID)
-                Task { await context.send(frame: frame) }
-            }) { serviceID in
-                envelope.frame(replacing: idRange, with: ByteBuffer(string: String(serviceID)))
+            let progress = ProgressForwarder(context: context)
+            let reply: Envelope
+            do {
+                reply = try await client.send(timeout: requestTimeout, onProgress: { notification in
+                    guard let range = notification.progressRequestIDRange else { return }
+                    progress.forward(notification.frame(replacing: range, with: clientID))
+                }) { serviceID in
+                    envelope.frame(replacing: idRange, with: ByteBuffer(string: String(serviceID)))
+                }
+            } catch {
+                await progress.drain()
+                throw error
             }
+            // Every progress notification reaches the client before the final reply.
+            await progress.drain()
             guard let replyIDRange = reply.idRange else {
                 throw RPCError(.internalError, "\(link.service.rawValue) answered without an id", service: ServiceName.gateway.rawValue)
             }
@@ -96,5 +104,46 @@ final class GatewayHandler: RPCHandler {
         } catch {
             return .init(status: "down", latencyMs: nil, lastError: (error as? RPCError)?.message ?? "\(error)")
         }
+    }
+}
+
+/// Forwards a request's progress notifications to its client in the order they came, and
+/// lets the request wait until they are all written before its final reply. Nothing is
+/// allocated for the (usual) request that reports no progress.
+final class ProgressForwarder: Sendable {
+    private struct State {
+        var queue: AsyncStream<ByteBuffer>.Continuation?
+        var writer: Task<Void, Never>?
+    }
+
+    private let context: RPCRequestContext
+    private let state = Mutex(State())
+
+    init(context: RPCRequestContext) {
+        self.context = context
+    }
+
+    /// Queues `frame` (called on the connection's event loop, in arrival order).
+    func forward(_ frame: ByteBuffer) {
+        state.withLock { state in
+            if state.queue == nil {
+                let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
+                let context = self.context
+                state.queue = continuation
+                state.writer = Task {
+                    for await frame in stream { await context.send(frame: frame) }
+                }
+            }
+            state.queue?.yield(frame)
+        }
+    }
+
+    /// Returns once every queued notification is written.
+    func drain() async {
+        let writer = state.withLock { state -> Task<Void, Never>? in
+            state.queue?.finish()
+            return state.writer
+        }
+        await writer?.value
     }
 }
