@@ -8,6 +8,7 @@ COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
+COPY Benchmarks ./Benchmarks
 RUN mkdir /out \
     && for product in Gateway CharacterService UniversityService rnmctl; do \
          swift build -c release --static-swift-stdlib -Xlinker -s --product "$product" \
