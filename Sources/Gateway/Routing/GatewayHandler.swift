@@ -108,8 +108,8 @@ final class GatewayHandler: RPCHandler {
 }
 
 /// Forwards a request's progress notifications to its client in the order they came, and
-/// lets the request wait until they are all written before its final reply. Nothing is
-/// allocated for the (usual) request that reports no progress.
+/// lets the request wait until they are all written before its final reply. The queue and
+/// its writer task are made only for a request that reports progress.
 final class ProgressForwarder: Sendable {
     private struct State {
         var queue: AsyncStream<ByteBuffer>.Continuation?

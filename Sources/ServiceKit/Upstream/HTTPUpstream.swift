@@ -74,14 +74,16 @@ public final class URLSessionFetcher: HTTPFetching {
             }
         }
         let timeout = timeoutMilliseconds
+        // The deadline; stopped as soon as the transfer is over, however it ended.
+        let timer = Task {
+            guard (try? await Task.sleep(for: .milliseconds(timeout))) != nil else { return }
+            if outcome.finish(.failure(UpstreamError.timedOut(milliseconds: timeout))) { task.cancel() }
+        }
+        defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.start(continuation)
                 task.resume()
-                Task {
-                    try? await Task.sleep(for: .milliseconds(timeout))
-                    if outcome.finish(.failure(UpstreamError.timedOut(milliseconds: timeout))) { task.cancel() }
-                }
             }
         } onCancel: {
             outcome.finish(.failure(CancellationError()))

@@ -21,6 +21,15 @@ struct Outcome: Sendable {
         case rpcError(Int, String)
         /// Anything else (could not connect, ...).
         case transport(String)
+
+        /// An RPC error by its code; any other error as a transport failure during `step`.
+        init(_ error: any Error, while step: String) {
+            if let error = error as? RPCError {
+                self = .rpcError(error.code.rawValue, error.message)
+            } else {
+                self = .transport("\(step): \(error)")
+            }
+        }
     }
 
     var workload: String
@@ -79,12 +88,7 @@ final class LoadGenerator: Sendable {
                 do {
                     client = try await RPCClient.connect(socketPath: socketPath, service: "gateway")
                 } catch {
-                    let result: Outcome.Result = if let error = error as? RPCError {
-                        .rpcError(error.code.rawValue, error.message)
-                    } else {
-                        .transport("connect: \(error)")
-                    }
-                    record(Outcome(workload: workload.name, started: started, latency: .now - started, result: result))
+                    record(Outcome(workload: workload.name, started: started, latency: .now - started, result: .init(error, while: "connect")))
                     try? await Task.sleep(for: .milliseconds(5))
                     continue
                 }
@@ -94,15 +98,9 @@ final class LoadGenerator: Sendable {
             let result: Outcome.Result
             do {
                 let reply = try await client!.call(method: method, params: ByteBuffer(string: params), timeout: timeout)
-                if let error = reply.rpcError {
-                    result = .rpcError(error.code.rawValue, error.message)
-                } else {
-                    result = .ok
-                }
-            } catch let error as RPCError {
-                result = .rpcError(error.code.rawValue, error.message)
+                result = reply.rpcError.map { .init($0, while: "call") } ?? .ok
             } catch {
-                result = .transport("\(error)")
+                result = .init(error, while: "call")
             }
             record(Outcome(workload: workload.name, started: started, latency: .now - started, result: result))
         }
