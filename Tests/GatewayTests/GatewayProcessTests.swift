@@ -101,12 +101,20 @@ struct GatewayProcessTests {
         let system = try await System.start()
         let client = try await system.harness.connect()
         system.upstream.latency = .milliseconds(600)
-        let inFlight = (0..<5).map { _ in Task { try await client.call(RPCMethods.universitiesList, .init(), timeout: .seconds(10)) } }
-        try await waitUntil(5, "requests reach the upstream") { system.upstream.requestCount >= 1 }
-        system.universities.kill(SIGTERM)
-        for task in inFlight {
-            #expect(try await task.value.count == 37)
+        // Five different countries, so that each one is certainly in flight at the service
+        // (identical requests would share one upstream call) before the signal.
+        let countries = ["United Arab Emirates", "Japan", "France", "Germany", "India"]
+        let inFlight = countries.map { country in
+            Task { try await client.call(RPCMethods.universitiesList, .init(country: country), timeout: .seconds(10)) }
         }
+        try await waitUntil(5, "every request reaches the upstream") {
+            Set(system.upstream.requests.compactMap { $0.query["country"] }).isSuperset(of: countries)
+        }
+        system.universities.kill(SIGTERM)
+        for (country, task) in zip(countries, inFlight) {
+            #expect(try await task.value.count == UniversityFixtures.records(country: country).count)
+        }
+        #expect(UniversityFixtures.records(country: "United Arab Emirates").count == 37)
         #expect(try await system.universities.waitForExit(seconds: 5) == 0)
         #expect(!FileManager.default.fileExists(atPath: system.directory + "/universities.sock"))
         await client.close()
