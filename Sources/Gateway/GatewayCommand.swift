@@ -21,6 +21,9 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong("request-timeout-ms"), help: "Deadline of one request; progress restarts it (env RNM_REQUEST_TIMEOUT_MS, default 15000).")
     var requestTimeout: Int?
 
+    @Option(name: .customLong("max-in-flight"), help: "Requests in flight over all clients; more get -32005 (env RNM_MAX_IN_FLIGHT, default 4096).")
+    var maxInFlight: Int?
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -31,7 +34,10 @@ struct GatewayCommand: AsyncParsableCommand {
             universitiesSocketPath: Setting.universitiesSocket.resolve(universitiesSocket, default: DefaultPaths.socket("universities.sock")),
             maxFrameBytes: try common.resolvedMaxFrameBytes(),
             frameTimeout: try common.resolvedFrameTimeout(),
-            requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000))
+            requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000)),
+            maxInFlightPerConnection: try common.resolvedMaxInFlightPerConnection(default: Defaults.gatewayMaxInFlightPerConnection),
+            maxInFlight: try Setting.maxInFlight.resolveInteger(maxInFlight, default: Defaults.gatewayMaxInFlight, range: 1...1_000_000),
+            connectionBufferBytes: try common.resolvedConnectionBufferBytes()
         )
         let services = GatewayApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

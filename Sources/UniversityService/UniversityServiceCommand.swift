@@ -24,6 +24,12 @@ struct UniversityServiceCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-age"), help: "Seconds a cached list is served without asking the upstream (env RNM_UNIVERSITIES_MAX_AGE, default 0).")
     var maxAge: Int?
 
+    @Option(name: .customLong("max-param-bytes"), help: "Longest string parameter in bytes (env RNM_MAX_PARAM_BYTES, default 256).")
+    var maxParamBytes: Int?
+
+    @Option(name: .customLong("upstream-max-bytes"), help: "Largest upstream response body (env RNM_UPSTREAM_MAX_BYTES, default 16777216).")
+    var upstreamMaxBytes: Int?
+
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -35,7 +41,11 @@ struct UniversityServiceCommand: AsyncParsableCommand {
             upstreamTimeoutMilliseconds: try Setting.upstreamTimeoutMilliseconds.resolveInteger(upstreamTimeout, default: 5000, range: 1...600_000),
             maxAgeSeconds: try Setting.universitiesMaxAge.resolveInteger(maxAge, default: 0),
             maxFrameBytes: try common.resolvedMaxFrameBytes(),
-            frameTimeout: try common.resolvedFrameTimeout()
+            frameTimeout: try common.resolvedFrameTimeout(),
+            maxInFlightPerConnection: try common.resolvedMaxInFlightPerConnection(default: Defaults.serviceMaxInFlightPerConnection),
+            connectionBufferBytes: try common.resolvedConnectionBufferBytes(),
+            maxParamBytes: try Setting.maxParamBytes.resolveInteger(maxParamBytes, default: Defaults.maxParamBytes, range: 16...65_536),
+            upstreamMaxBytes: try Setting.upstreamMaxBytes.resolveInteger(upstreamMaxBytes, default: Defaults.upstreamMaxBytes, range: 65_536...Int(Int32.max))
         )
         let services = try UniversityServiceApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

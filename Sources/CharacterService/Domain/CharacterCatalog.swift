@@ -30,8 +30,14 @@ struct CharacterCatalog: Sendable {
     let maxAge: Double
     let health: UpstreamHealth
     let logger: Logger
+    /// Cached pages of filtered lists kept (least recently used evicted past it).
+    var maxFilteredPages: Int = 5000
     let pageFlights = SingleFlight<String, Fetched<FetchedPage>>()
     let recordFlights = SingleFlight<String, Fetched<[FetchedRecord]>>()
+
+    /// How stale a page's "last used" time may get before a read refreshes it: eviction
+    /// needs only rough recency, and a write per cache hit would slow every hit.
+    static let touchInterval: TimeInterval = 60
 
     private func isFresh(_ date: Date) -> Bool {
         maxAge > 0 && clock.now().timeIntervalSince(date) < maxAge
@@ -55,10 +61,10 @@ struct CharacterCatalog: Sendable {
     /// `fallback` an upstream failure is an error even when the page is cached.
     func list(_ resource: Resource, page: Int, filters: [(String, String)], force: Bool = false,
               fallback: Bool = true) async throws -> PageAnswer {
-        let filterKey = filters.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        let filterKey = FilterKey.encode(filters)
         let cached = try await cachedPage(resource, filterKey: filterKey, page: page)
         if !force, let cached, isFresh(cached.fetchedAt) {
-            return cached.answer
+            return try await withTrueTotals(cached.answer, resource: resource, filters: filters)
         }
         do {
             let (fetched, fetchedAt) = try await pageFlights.run("\(resource.rawValue)?\(filterKey)#\(page)") { [self] in
@@ -66,29 +72,42 @@ struct CharacterCatalog: Sendable {
                     try await upstream.page(resource, page: page, filters: filters)
                 }
                 let now = clock.now()
-                try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page, fetchedAt: now)
+                try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page, fetchedAt: now,
+                                         maxFilteredPages: maxFilteredPages)
                 return Fetched(value: fetched, at: now)
             }.pair
-            var pages = fetched.pages
-            var count = fetched.count
-            if fetched.records.isEmpty, pages == 0, let known = try await database.newestPage(resource: resource, filterKey: filterKey),
-               known.pages > 0 {
-                // A page past the end: the list's totals are those of the pages before it.
-                (pages, count) = (known.pages, known.count)
-            }
-            return PageAnswer(page: page, pages: pages, count: count, items: fetched.records.map(\.json),
-                              freshness: Freshness(source: .upstream, fetchedAt: fetchedAt.rfc3339))
+            let answer = PageAnswer(page: page, pages: fetched.pages, count: fetched.count, items: fetched.records.map(\.json),
+                                    freshness: Freshness(source: .upstream, fetchedAt: fetchedAt.rfc3339))
+            return try await withTrueTotals(answer, resource: resource, filters: filters)
         } catch let error as UpstreamError {
             guard fallback, var answer = cached?.answer else {
                 throw CharacterError.upstreamUnavailable(what: "\(resource.plural) page \(page)", error)
             }
             answer.freshness = Freshness(source: .cache, stale: true, fetchedAt: answer.freshness.fetchedAt, upstreamError: error.description)
-            return answer
+            return try await withTrueTotals(answer, resource: resource, filters: filters)
         }
+    }
+
+    /// A page past the end says nothing of the list's size (the API answers 404): give it the
+    /// totals of the list's pages before it, every time, however it was answered. When no page
+    /// of that list is known yet, page 1 is asked for them.
+    private func withTrueTotals(_ answer: PageAnswer, resource: Resource, filters: [(String, String)]) async throws -> PageAnswer {
+        guard answer.items.isEmpty, answer.page > 1 else { return answer }
+        var answer = answer
+        if let known = try await database.newestPage(resource: resource, filterKey: FilterKey.encode(filters)) {
+            (answer.pages, answer.count) = (known.pages, known.count)
+        } else if let first = try? await list(resource, page: 1, filters: filters) {
+            (answer.pages, answer.count) = (first.pages, first.count)
+        }
+        return answer
     }
 
     private func cachedPage(_ resource: Resource, filterKey: String, page: Int) async throws -> (answer: PageAnswer, fetchedAt: Date)? {
         guard let stored = try await database.page(resource: resource, filterKey: filterKey, number: page) else { return nil }
+        let now = clock.now()
+        if !filterKey.isEmpty, now.timeIntervalSince(stored.usedAt) > Self.touchInterval {
+            try await database.touch(resource: resource, filterKey: filterKey, number: page, at: now)
+        }
         let records = try await database.records(resource, ids: stored.ids)
         let items = stored.ids.compactMap { records[$0]?.json }
         guard items.count == stored.ids.count else { return nil }
@@ -117,27 +136,29 @@ struct CharacterCatalog: Sendable {
         }
     }
 
-    /// Records by id, in the order asked: the fresh ones from the cache, the rest in one
-    /// multi-id upstream call. Returns the records found and the upstream error, if the
-    /// upstream was needed and failed.
-    func records(_ resource: Resource, ids: [Int]) async throws -> (records: [Int: StoredRecord], freshness: Freshness) {
+    /// Records by id: the fresh ones from the cache, the rest in one multi-id upstream call.
+    /// `unchecked` holds the ids neither cached nor checked, because the upstream failed
+    /// (they may exist: they are not "missing").
+    func records(_ resource: Resource, ids: [Int]) async throws -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>) {
         var found = try await database.records(resource, ids: ids)
         let needed = ids.filter { found[$0].map { !isFresh($0.fetchedAt) } ?? true }
         let oldest = found.values.map(\.fetchedAt).min()
         guard !needed.isEmpty else {
-            return (found, Freshness(source: .cache, fetchedAt: (oldest ?? clock.now()).rfc3339))
+            return (found, Freshness(source: .cache, fetchedAt: (oldest ?? clock.now()).rfc3339), [])
         }
         do {
             let (fetched, now) = try await fetchRecords(resource, ids: needed).pair
             for record in fetched {
                 found[record.id] = StoredRecord(json: record.json, related: record.related, fetchedAt: now)
             }
-            return (found, Freshness(source: .upstream, fetchedAt: now.rfc3339))
+            return (found, Freshness(source: .upstream, fetchedAt: now.rfc3339), [])
         } catch let error as UpstreamError {
             guard !found.isEmpty || ids.isEmpty else {
                 throw CharacterError.upstreamUnavailable(what: "\(resource.plural) \(needed.map(String.init).joined(separator: ","))", error)
             }
-            return (found, Freshness(source: .cache, stale: true, fetchedAt: (oldest ?? clock.now()).rfc3339, upstreamError: error.description))
+            let unchecked = Set(needed.filter { found[$0] == nil })
+            return (found, Freshness(source: .cache, stale: true, fetchedAt: (oldest ?? clock.now()).rfc3339, upstreamError: error.description),
+                    unchecked)
         }
     }
 

@@ -6,28 +6,29 @@ import ServiceKit
 /// The `characters.*`, `locations.*`, `episodes.*` and `favorites.*` methods. Results are
 /// written by splicing stored record JSON; records are never decoded to answer.
 enum CharacterRoutes {
-    static func router(catalog: CharacterCatalog, syncConcurrency: Int, started: Date) -> RPCRouter {
+    static func router(catalog: CharacterCatalog, syncConcurrency: Int, maxParamBytes: Int, started: Date) -> RPCRouter {
         var router = RPCRouter(service: ServiceName.characters.rawValue)
+        let validate = ParamsValidation(maxParamBytes: maxParamBytes)
         let avatars = Avatars(catalog: catalog)
 
         router.registerEncoded(RPCMethods.charactersList) { params, _ in
-            pageResult(try await catalog.list(.character, page: try ParamsValidation.page(params.page),
-                                              filters: try ParamsValidation.characterFilters(params)))
+            pageResult(try await catalog.list(.character, page: try validate.page(params.page),
+                                              filters: try validate.characterFilters(params)))
         }
         router.registerEncoded(RPCMethods.charactersRefresh) { params, _ in
-            pageResult(try await catalog.list(.character, page: try ParamsValidation.page(params.page),
-                                              filters: try ParamsValidation.characterFilters(params), force: true))
+            pageResult(try await catalog.list(.character, page: try validate.page(params.page),
+                                              filters: try validate.characterFilters(params), force: true))
         }
         router.registerEncoded(RPCMethods.locationsList) { params, _ in
-            pageResult(try await catalog.list(.location, page: try ParamsValidation.page(params.page), filters: try ParamsValidation.filters(
+            pageResult(try await catalog.list(.location, page: try validate.page(params.page), filters: try validate.filters(
                 [("name", params.name), ("type", params.type), ("dimension", params.dimension)])))
         }
         router.registerEncoded(RPCMethods.episodesList) { params, _ in
-            pageResult(try await catalog.list(.episode, page: try ParamsValidation.page(params.page), filters: try ParamsValidation.filters(
+            pageResult(try await catalog.list(.episode, page: try validate.page(params.page), filters: try validate.filters(
                 [("name", params.name), ("episode", params.episode)])))
         }
         router.registerEncoded(RPCMethods.charactersGet) { params, _ in
-            let episodes = try await catalog.characterDetail(id: try ParamsValidation.id(params.id))
+            let episodes = try await catalog.characterDetail(id: try validate.id(params.id))
             let answer = episodes.answer
             var writer = JSONObjectWriter(capacity: answer.record.json.count + 96 * episodes.summaries.count + 128)
             var character = ByteBuffer(bytes: answer.record.json.dropLast())  // "{...", then the episodes
@@ -42,19 +43,23 @@ enum CharacterRoutes {
             return writer.finish()
         }
         router.registerEncoded(RPCMethods.charactersGetMany) { params, _ in
-            let ids = try ParamsValidation.ids(params.ids)
+            let ids = try validate.ids(params.ids)
             let found = try await catalog.records(.character, ids: ids)
             var writer = JSONObjectWriter()
             writer.array("items", ids.compactMap { found.records[$0]?.json })
-            writer.raw("missingIds", ByteBuffer(string: "[" + ids.filter { found.records[$0] == nil }.map(String.init).joined(separator: ",") + "]"))
+            // Missing: the upstream said they do not exist. Unchecked: not cached, and the
+            // upstream could not be asked.
+            let absent = ids.filter { found.records[$0] == nil }
+            writer.raw("missingIds", idList(absent.filter { !found.unchecked.contains($0) }))
+            writer.raw("uncheckedIds", idList(absent.filter { found.unchecked.contains($0) }))
             writer.freshness(found.freshness)
             return writer.finish()
         }
         router.registerEncoded(RPCMethods.locationsGet) { params, _ in
-            try await detail(.location, id: params.id, key: "location", linked: .character, linkedKey: "residents", catalog: catalog)
+            try await detail(.location, id: try validate.id(params.id), key: "location", linked: .character, linkedKey: "residents", catalog: catalog)
         }
         router.registerEncoded(RPCMethods.episodesGet) { params, _ in
-            try await detail(.episode, id: params.id, key: "episode", linked: .character, linkedKey: "characters", catalog: catalog)
+            try await detail(.episode, id: try validate.id(params.id), key: "episode", linked: .character, linkedKey: "characters", catalog: catalog)
         }
         router.register(RPCMethods.charactersSync) { _, context in
             try await Mirror(catalog: catalog, concurrency: syncConcurrency).run { done, total, message in
@@ -65,7 +70,7 @@ enum CharacterRoutes {
             try await Statistics(catalog: catalog).result()
         }
         router.registerEncoded(RPCMethods.charactersImage) { params, _ in
-            let (image, freshness) = try await avatars.image(id: try ParamsValidation.id(params.id))
+            let (image, freshness) = try await avatars.image(id: try validate.id(params.id))
             var writer = JSONObjectWriter(capacity: image.bytes.count * 4 / 3 + 128)
             writer.integer("id", params.id)
             writer.string("contentType", image.contentType)
@@ -74,13 +79,13 @@ enum CharacterRoutes {
             return writer.finish()
         }
         router.register(RPCMethods.favoritesAdd) { params, _ in
-            let id = try ParamsValidation.id(params.id)
+            let id = try validate.id(params.id)
             _ = try await catalog.record(.character, id: id)  // it must exist (and is now cached)
             try await catalog.database.setFavorite(id: id, true, at: catalog.clock.now())
             return FavoriteState(id: id, favorite: true)
         }
         router.register(RPCMethods.favoritesRemove) { params, _ in
-            let id = try ParamsValidation.id(params.id)
+            let id = try validate.id(params.id)
             try await catalog.database.setFavorite(id: id, false, at: catalog.clock.now())
             return FavoriteState(id: id, favorite: false)
         }
@@ -102,6 +107,11 @@ enum CharacterRoutes {
         return router
     }
 
+    /// `[1,2,3]`.
+    private static func idList(_ ids: [Int]) -> ByteBuffer {
+        ByteBuffer(string: "[" + ids.map(String.init).joined(separator: ",") + "]")
+    }
+
     /// `{page, pages, count, items, ...freshness}`.
     private static func pageResult(_ answer: PageAnswer) -> ByteBuffer {
         var writer = JSONObjectWriter(capacity: answer.items.reduce(160) { $0 + $1.count + 1 })
@@ -116,7 +126,7 @@ enum CharacterRoutes {
     /// A location or an episode with the characters it links to (fetched in one call if not cached).
     private static func detail(_ resource: Resource, id: Int, key: String, linked: Resource, linkedKey: String,
                                catalog: CharacterCatalog) async throws -> ByteBuffer {
-        let answer = try await catalog.record(resource, id: try ParamsValidation.id(id))
+        let answer = try await catalog.record(resource, id: id)
         let links = await catalog.resolve(linked, ids: answer.record.related)
         var writer = JSONObjectWriter()
         writer.raw(key, answer.record.json)

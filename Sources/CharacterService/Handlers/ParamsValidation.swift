@@ -1,39 +1,56 @@
 import Messaging
 
-/// Checks params and turns them into upstream filters (PROTOCOL.md §6).
-enum ParamsValidation {
-    static func page(_ page: Int?) throws -> Int {
+/// Checks params and turns them into upstream filters (docs/PROTOCOL.md §6). Every string
+/// parameter has a length limit, so no request can make a service do unbounded work or store
+/// unbounded keys.
+struct ParamsValidation: Sendable {
+    /// The largest page number accepted.
+    static let maxPage = 1_000_000
+    /// The largest id accepted (the API's ids are 32-bit).
+    static let maxID = Int(Int32.max)
+
+    /// The longest string parameter, in bytes (`RNM_MAX_PARAM_BYTES`).
+    let maxParamBytes: Int
+
+    func page(_ page: Int?) throws -> Int {
         let page = page ?? 1
-        guard page >= 1 else { throw CharacterError.invalidParams("\"page\" must be 1 or more, got \(page)") }
+        guard (1...Self.maxPage).contains(page) else {
+            throw CharacterError.invalidParams("\"page\" must be from 1 to \(Self.maxPage), got \(page)")
+        }
         return page
     }
 
-    static func id(_ id: Int) throws -> Int {
-        guard id >= 1 else { throw CharacterError.invalidParams("\"id\" must be 1 or more, got \(id)") }
+    func id(_ id: Int, field: String = "id") throws -> Int {
+        guard (1...Self.maxID).contains(id) else {
+            throw CharacterError.invalidParams("\"\(field)\" must be from 1 to \(Self.maxID), got \(id)")
+        }
         return id
     }
 
-    static func ids(_ ids: [Int]) throws -> [Int] {
+    func ids(_ ids: [Int]) throws -> [Int] {
         guard (1...100).contains(ids.count) else {
             throw CharacterError.invalidParams("\"ids\" must hold 1 to 100 ids, got \(ids.count)")
         }
-        for id in ids { _ = try self.id(id) }
+        for id in ids { _ = try self.id(id, field: "ids") }
         var seen = Set<Int>()
         return ids.filter { seen.insert($0).inserted }
     }
 
     /// Filters in the API's order, lowercased (the API matches case-insensitively), empty ones dropped.
-    static func filters(_ pairs: [(String, String?)], allowed: [String: [String]] = [:]) throws -> [(String, String)] {
+    func filters(_ pairs: [(String, String?)], allowed: [String: [String]] = [:]) throws -> [(String, String)] {
         try pairs.compactMap { name, value in
             guard let value = value?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty else { return nil }
+            guard value.utf8.count <= maxParamBytes else {
+                throw CharacterError.invalidParams("\"\(name)\" is \(value.utf8.count) bytes; the limit is \(maxParamBytes) (RNM_MAX_PARAM_BYTES)")
+            }
             if let choices = allowed[name], !choices.contains(value) {
-                throw CharacterError.invalidParams("\"\(name)\" must be one of \(choices.joined(separator: ", ")), got \"\(value)\"")
+                throw CharacterError.invalidParams("\"\(name)\" must be one of \(choices.joined(separator: ", ")), got \"\(RPCError.excerpt(value))\"")
             }
             return (name, value)
         }
     }
 
-    static func characterFilters(_ params: CharacterListParams) throws -> [(String, String)] {
+    func characterFilters(_ params: CharacterListParams) throws -> [(String, String)] {
         try filters([("name", params.name), ("status", params.status), ("species", params.species),
                      ("type", params.type), ("gender", params.gender)],
                     allowed: ["status": CharacterListParams.statuses, "gender": CharacterListParams.genders])

@@ -17,6 +17,8 @@ struct StoredPage: Sendable {
     var count: Int
     var pages: Int
     var fetchedAt: Date
+    /// When it was last stored or served (for evicting the least recently used).
+    var usedAt: Date
 }
 
 /// A stored avatar.
@@ -83,19 +85,50 @@ struct CharacterDatabase: Sendable {
                 t.column("addedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v2-structured-filter-keys") { db in
+            // Filters were keyed as joined text, where `{"name":"rick&status=dead"}` and
+            // `{"name":"rick","status":"dead"}` collided; keys are now canonical JSON. And
+            // pages of filtered lists are evicted least recently used first.
+            try db.alter(table: "listPage") { t in
+                t.add(column: "usedAt", .double).notNull().defaults(to: 0)
+            }
+            try db.execute(sql: "UPDATE listPage SET usedAt = fetchedAt")
+            for legacy in try String.fetchAll(db, sql: "SELECT DISTINCT filterKey FROM listPage WHERE filterKey != ''") {
+                try db.execute(sql: "UPDATE OR REPLACE listPage SET filterKey = ? WHERE filterKey = ?",
+                               arguments: [FilterKey.upgrade(legacy), legacy])
+            }
+            try db.create(index: "listPage_by_use", on: "listPage", columns: ["usedAt"])
+        }
         return migrator
     }
 
     // MARK: Writes (one transaction per upstream answer)
 
-    /// Stores a fetched list page and its records.
-    func store(page: FetchedPage, resource: Resource, filterKey: String, number: Int, fetchedAt: Date) async throws {
+    /// Stores a fetched list page and its records. Past `maxFilteredPages` pages of filtered
+    /// lists, the least recently used are evicted; unfiltered pages (the mirror), records and
+    /// favorites never are.
+    func store(page: FetchedPage, resource: Resource, filterKey: String, number: Int, fetchedAt: Date,
+               maxFilteredPages: Int = .max) async throws {
         try await pool.write { db in
             try Self.upsert(page.records, resource: resource, fetchedAt: fetchedAt, in: db)
             try db.execute(
-                sql: "INSERT OR REPLACE INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                sql: "INSERT OR REPLACE INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt, usedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [resource.rawValue, filterKey, number, Self.list(page.records.map(\.id)),
-                            page.count, page.pages, fetchedAt.timeIntervalSince1970])
+                            page.count, page.pages, fetchedAt.timeIntervalSince1970, fetchedAt.timeIntervalSince1970])
+            guard !filterKey.isEmpty else { return }
+            let filtered = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listPage WHERE filterKey != ''") ?? 0
+            if filtered > maxFilteredPages {
+                try db.execute(sql: "DELETE FROM listPage WHERE rowid IN (SELECT rowid FROM listPage WHERE filterKey != '' ORDER BY usedAt LIMIT ?)",
+                               arguments: [filtered - maxFilteredPages])
+            }
+        }
+    }
+
+    /// Marks a stored page as used now (so that it is not the next one evicted).
+    func touch(resource: Resource, filterKey: String, number: Int, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE listPage SET usedAt = ? WHERE resource = ? AND filterKey = ? AND page = ?",
+                           arguments: [date.timeIntervalSince1970, resource.rawValue, filterKey, number])
         }
     }
 
@@ -150,7 +183,7 @@ struct CharacterDatabase: Sendable {
 
     func page(resource: Resource, filterKey: String, number: Int) async throws -> StoredPage? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt FROM listPage WHERE resource = ? AND filterKey = ? AND page = ?",
+            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt, usedAt FROM listPage WHERE resource = ? AND filterKey = ? AND page = ?",
                              arguments: [resource.rawValue, filterKey, number]).map(Self.storedPage)
         }
     }
@@ -158,13 +191,14 @@ struct CharacterDatabase: Sendable {
     /// The newest stored non-empty page of a list, for its totals.
     func newestPage(resource: Resource, filterKey: String) async throws -> StoredPage? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt FROM listPage WHERE resource = ? AND filterKey = ? AND pages > 0 ORDER BY fetchedAt DESC LIMIT 1",
+            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt, usedAt FROM listPage WHERE resource = ? AND filterKey = ? AND pages > 0 ORDER BY fetchedAt DESC LIMIT 1",
                              arguments: [resource.rawValue, filterKey]).map(Self.storedPage)
         }
     }
 
     private static func storedPage(_ row: Row) -> StoredPage {
-        StoredPage(ids: Self.ids(row["ids"]), count: row["count"], pages: row["pages"], fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]))
+        StoredPage(ids: Self.ids(row["ids"]), count: row["count"], pages: row["pages"], fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]),
+                   usedAt: Date(timeIntervalSince1970: row["usedAt"]))
     }
 
     /// The stored records among `ids`, by id.

@@ -30,7 +30,7 @@ final class GatewayHandler: RPCHandler {
         case .some(let service) where service != .gateway:
             return try await forward(request, to: links[service]!, context: context)
         default:
-            throw RPCError(.methodNotFound, "method \"\(method)\" not found", service: ServiceName.gateway.rawValue)
+            throw RPCError(.methodNotFound, "method \"\(RPCError.excerpt(method))\" not found", service: ServiceName.gateway.rawValue)
         }
     }
 
@@ -47,7 +47,12 @@ final class GatewayHandler: RPCHandler {
         do {
             let client = try await link.client()
             guard let clientID = envelope.rawID, let idRange = envelope.idRange else {
-                try await client.sendWithoutReply(FrameBuilder.frame(payload: envelope.payload))
+                // A notification is sent as a request with the Gateway's own id, so that it
+                // stays in flight (and counts against every limit) until the service has
+                // finished it; the reply is dropped.
+                _ = try await client.send(timeout: requestTimeout) { serviceID in
+                    envelope.frame(insertingID: ByteBuffer(string: String(serviceID)))
+                }
                 return .none
             }
             let progress = ProgressForwarder(context: context)

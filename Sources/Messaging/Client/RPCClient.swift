@@ -46,13 +46,20 @@ public final class RPCClient: Sendable {
     private struct State {
         var nextID: Int64 = 1
         var pending: [Int64: Pending] = [:]
+        /// Ids handed out but not yet registered as pending, and whether their caller was
+        /// cancelled meanwhile (such a request fails as soon as it would be registered).
+        var unregistered: [Int64: Bool] = [:]
         var closedReason: String?
     }
 
-    private init(channel: any Channel, service: String, socketPath: String) {
+    /// The largest frame payload this client sends or accepts.
+    public let maxFrameBytes: Int
+
+    private init(channel: any Channel, service: String, socketPath: String, maxFrameBytes: Int) {
         self.channel = channel
         self.service = service
         self.socketPath = socketPath
+        self.maxFrameBytes = maxFrameBytes
     }
 
     /// Connects to the socket at `path`.
@@ -72,7 +79,7 @@ public final class RPCClient: Sendable {
                     }
                 }
                 .connect(unixDomainSocketPath: socketPath).get()
-            let client = RPCClient(channel: channel, service: service, socketPath: socketPath)
+            let client = RPCClient(channel: channel, service: service, socketPath: socketPath, maxFrameBytes: maxFrameBytes)
             box.client.withLock { $0 = client }
             // The channel may have closed before the handler could see the client.
             if !channel.isActive { client.failAll(reason: "connection to \(service) at \(socketPath) closed") }
@@ -102,24 +109,35 @@ public final class RPCClient: Sendable {
     ///   - onProgress: receives this request's progress notifications.
     /// - Returns: the reply's envelope (a result or an error: both are replies).
     /// - Throws: ``RPCError`` -32003 if the connection is or goes down, -32004 on the deadline,
-    ///   `CancellationError` if the calling task is cancelled.
+    ///   `CancellationError` if the calling task is cancelled, ``FrameTooLargeError`` (nothing
+    ///   sent) when the frame would be over the frame limit.
     public func send(timeout: Duration?, onProgress: ProgressHandler? = nil,
                      _ makeFrame: (Int64) -> ByteBuffer) async throws -> Envelope {
         let id = state.withLock { state -> Int64 in
             defer { state.nextID += 1 }
+            state.unregistered[state.nextID] = false
             return state.nextID
         }
         let frame = makeFrame(id)
+        do {
+            // The peer would have to close the connection, failing every request on it.
+            try FrameTooLargeError.check(frame, maxFrameBytes: maxFrameBytes, what: "the request to \(service)")
+        } catch {
+            state.withLock { _ = $0.unregistered.removeValue(forKey: id) }
+            throw error
+        }
         let amount = timeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let reason = state.withLock { state -> String? in
-                    if let reason = state.closedReason { return reason }
+                let failure = state.withLock { state -> (any Error)? in
+                    let cancelled = state.unregistered.removeValue(forKey: id) ?? false
+                    if let reason = state.closedReason { return RPCError(.serviceUnavailable, reason, service: service) }
+                    if cancelled { return CancellationError() }
                     state.pending[id] = Pending(continuation: continuation, onProgress: onProgress, timeout: amount)
                     return nil
                 }
-                if let reason {
-                    continuation.resume(throwing: RPCError(.serviceUnavailable, reason, service: service))
+                if let failure {
+                    continuation.resume(throwing: failure)
                     return
                 }
                 armTimer(id)
@@ -128,12 +146,19 @@ public final class RPCClient: Sendable {
                 }
             }
         } onCancel: {
-            fail(id, with: CancellationError())
+            // Cancelled before the request was registered: it must not wait for its deadline.
+            let registered = state.withLock { state -> Bool in
+                guard state.unregistered[id] != nil else { return true }
+                state.unregistered[id] = true
+                return false
+            }
+            if registered { fail(id, with: CancellationError()) }
         }
     }
 
     /// Sends a frame that expects no reply (a notification).
     public func sendWithoutReply(_ frame: ByteBuffer) async throws {
+        try FrameTooLargeError.check(frame, maxFrameBytes: maxFrameBytes, what: "the notification to \(service)")
         guard isActive else {
             throw RPCError(.serviceUnavailable, "connection to \(service) at \(socketPath) is closed", service: service)
         }

@@ -16,9 +16,21 @@ public enum Setting: String, CaseIterable, Sendable {
     case requestTimeoutMilliseconds = "RNM_REQUEST_TIMEOUT_MS"
     case maxFrameBytes = "RNM_MAX_FRAME_BYTES"
     case logLevel = "RNM_LOG_LEVEL"
-    /// Not in PROTOCOL.md: how long a started frame may stay incomplete before the server
-    /// closes the connection.
+    /// How long a started frame may stay incomplete before the server closes the connection.
     case frameTimeoutMilliseconds = "RNM_FRAME_TIMEOUT_MS"
+    /// Bytes one connection may hold in a server (requests being served, replies waiting).
+    case connectionBufferBytes = "RNM_CONNECTION_BUFFER_BYTES"
+    /// Requests one connection may have in flight.
+    case maxInFlightPerConnection = "RNM_MAX_IN_FLIGHT_PER_CONNECTION"
+    /// Requests the Gateway has in flight over all its clients.
+    case maxInFlight = "RNM_MAX_IN_FLIGHT"
+    /// The longest string parameter a service accepts, in bytes.
+    case maxParamBytes = "RNM_MAX_PARAM_BYTES"
+    /// The largest upstream response body a service accepts, in bytes.
+    case upstreamMaxBytes = "RNM_UPSTREAM_MAX_BYTES"
+    /// Cached list pages of filtered queries the CharacterService keeps (least recently used
+    /// evicted past it).
+    case charactersMaxListPages = "RNM_CHARACTERS_MAX_LIST_PAGES"
 
     /// The value set in `environment`, if any and not empty.
     public func value(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

@@ -101,7 +101,8 @@ public struct Envelope: Sendable {
         self.errorRange = fields.error?.value
         let validID: ByteBuffer? = fields.id.flatMap { Self.isValidID($0, in: payload) ? payload.getSlice(at: payload.readerIndex + $0.value.lowerBound, length: $0.value.count) : nil }
 
-        guard let version = fields.jsonrpc, Self.text(version.value, in: payload) == "\"2.0\"" else {
+        // Compared after unescaping: "\u0032.0" is "2.0" too.
+        guard let version = fields.jsonrpc, version.kind == .string, Self.decodeString(version.value, in: payload) == "2.0" else {
             throw .invalid("\"jsonrpc\" must be \"2.0\"", rawID: validID)
         }
         if let id = fields.id, !Self.isValidID(id, in: payload) {
@@ -137,6 +138,19 @@ public struct Envelope: Sendable {
         builder.append(slice(0..<range.lowerBound))
         builder.append(replacement)
         builder.append(slice(range.upperBound..<payload.readableBytes))
+        return builder.finish()
+    }
+
+    /// A copy of a notification's payload, framed, with `"id":<id>,` inserted after its
+    /// opening brace: the notification becomes a request with that id.
+    public func frame(insertingID id: ByteBuffer) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: payload.readableBytes + id.readableBytes + 8)
+        let body = payload.withUnsafeReadableBytes { bytes in bytes.firstIndex(of: UInt8(ascii: "{")) } ?? 0
+        builder.append(slice(0..<(body + 1)))
+        builder.append("\"id\":")
+        builder.append(id)
+        builder.append(",")
+        builder.append(slice((body + 1)..<payload.readableBytes))
         return builder.finish()
     }
 

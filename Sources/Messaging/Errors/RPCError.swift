@@ -28,6 +28,8 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
         public static let timeout = Code(rawValue: -32004)
         /// -32005: too many requests in flight.
         public static let overloaded = Code(rawValue: -32005)
+        /// -32006: the request or its reply would not fit in one frame.
+        public static let tooLarge = Code(rawValue: -32006)
 
         /// Whether the same request may succeed if sent again later.
         public var isRetryable: Bool {
@@ -69,6 +71,18 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
     }
 
     public var description: String { "\(message) (code \(code.rawValue), \(service))" }
+
+    /// The most of a client's own input an error message repeats (in characters).
+    public static let excerptLength = 64
+
+    /// `text` as an error message may quote it: at most ``excerptLength`` characters, with
+    /// how much was left out. An error never echoes a client's input whole, so it can never
+    /// be bigger than the request that caused it.
+    public static func excerpt(_ text: some StringProtocol) -> String {
+        let count = text.count
+        guard count > excerptLength else { return String(text) }
+        return "\(text.prefix(excerptLength))… (\(count) characters)"
+    }
 
     // MARK: Wire form: {"code", "message", "data": {"service", "retryable", ...}}
 
@@ -126,27 +140,44 @@ extension RPCError {
             self.init(.invalidRequest, "bad frame: \(error)", service: service)
         case let error as DecodingError:
             self.init(.invalidParams, "invalid params: \(Self.describe(error))", service: service)
+        case let error as FrameTooLargeError:
+            self.init(.tooLarge, error.description, service: service)
         default:
             self.init(.internalError, "internal error", service: service, detail: String(describing: error))
         }
     }
 
     private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
+        func field(_ context: DecodingError.Context) -> String? {
             let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-            return keys.isEmpty ? "" : "\(keys.joined(separator: ".")): "
+            return keys.isEmpty ? nil : "\"\(keys.joined(separator: "."))\""
         }
         switch error {
         case .typeMismatch(let type, let context):
-            return "\(path(context))expected \(type)"
+            return "\(field(context) ?? "params") must be \(Self.expectation(type))"
         case .valueNotFound(let type, let context):
-            return "\(path(context))expected \(type), found null"
+            return "\(field(context) ?? "params") must be \(Self.expectation(type)), not null"
         case .keyNotFound(let key, _):
             return "missing \"\(key.stringValue)\""
         case .dataCorrupted(let context):
-            return "\(path(context))\(context.debugDescription)"
+            // Foundation says "not valid JSON" for a number that does not fit the type
+            // (`1.5` or `1e30` for an integer): name the field instead.
+            guard let field = field(context) else { return "params are not valid: \(RPCError.excerpt(context.debugDescription))" }
+            return "\(field) must be a whole number (it is a fraction, or too large)"
         @unknown default:
             return String(describing: error)
+        }
+    }
+
+    /// What a param of `type` must be, in words.
+    private static func expectation(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type: "a whole number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Double.Type: "a number"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
         }
     }
 }

@@ -110,3 +110,33 @@ public struct FrameTimeoutError: Error, Sendable, Equatable, CustomStringConvert
         "a frame started \(timeout.nanoseconds / 1_000_000) ms ago is still incomplete; closing the connection"
     }
 }
+
+/// A frame this process was about to send would be over the frame limit. Nothing over the
+/// limit is ever written: the receiver would have to close the connection, failing every
+/// other request on it.
+public struct FrameTooLargeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What the frame was: "the request to characters", "the reply to characters.image", ...
+    public let what: String
+    /// Its payload size.
+    public let bytes: Int
+    /// The limit in force.
+    public let maxFrameBytes: Int
+
+    public init(what: String, bytes: Int, maxFrameBytes: Int) {
+        self.what = what
+        self.bytes = bytes
+        self.maxFrameBytes = maxFrameBytes
+    }
+
+    public var description: String {
+        "\(what) is \(bytes) bytes, over the frame limit of \(maxFrameBytes) bytes (RNM_MAX_FRAME_BYTES)"
+    }
+
+    /// Throws when `frame` (header included) carries more than `maxFrameBytes` of payload.
+    public static func check(_ frame: ByteBuffer, maxFrameBytes: Int, what: @autoclosure () -> String) throws(FrameTooLargeError) {
+        let payload = frame.readableBytes - FrameDecoder.headerSize
+        guard payload <= maxFrameBytes else {
+            throw FrameTooLargeError(what: what(), bytes: payload, maxFrameBytes: maxFrameBytes)
+        }
+    }
+}

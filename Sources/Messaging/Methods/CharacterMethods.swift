@@ -55,14 +55,19 @@ public struct EpisodeListParams: Codable, Sendable, Equatable {
     }
 }
 
-/// `characters.getMany`: the characters in the order asked, and the ids that do not exist.
+/// `characters.getMany`: the characters in the order asked, the ids that do not exist, and
+/// the ids that could not be checked (not cached, and the upstream failed).
 public struct CharacterBatch: Codable, Sendable, Equatable {
     public var items: [Character]
+    /// Ids the upstream says do not exist.
     public var missingIds: [Int]
+    /// Ids neither cached nor checked because the upstream failed: they may exist.
+    public var uncheckedIds: [Int]
 
-    public init(items: [Character], missingIds: [Int]) {
+    public init(items: [Character], missingIds: [Int], uncheckedIds: [Int] = []) {
         self.items = items
         self.missingIds = missingIds
+        self.uncheckedIds = uncheckedIds
     }
 }
 

@@ -90,7 +90,7 @@ public struct RPCRouter: RPCHandler {
 
     public func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
         guard let route = routes[request.method] else {
-            throw RPCError(.methodNotFound, "method \"\(request.method)\" not found", service: service)
+            throw RPCError(.methodNotFound, "method \"\(RPCError.excerpt(request.method))\" not found", service: service)
         }
         return .result(try await route(request, context))
     }

@@ -9,6 +9,10 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case status(Int)
     /// A body that is not the JSON expected (HTML, garbage, truncated, wrong shape).
     case badPayload(String)
+    /// A redirect to another scheme, host or port: not followed, and nothing cached from it.
+    case redirected(to: String)
+    /// A body larger than the limit (`RNM_UPSTREAM_MAX_BYTES`); the transfer was abandoned.
+    case tooLarge(limit: Int)
 
     public var description: String {
         switch self {
@@ -16,6 +20,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let milliseconds): "upstream did not answer within \(milliseconds) ms"
         case .status(let code): "upstream answered HTTP \(code)"
         case .badPayload(let reason): "upstream answered something unusable: \(reason)"
+        case .redirected(let target): "upstream redirected to another host (\(target)); not followed"
+        case .tooLarge(let limit): "upstream answer is larger than \(limit) bytes (RNM_UPSTREAM_MAX_BYTES); abandoned"
         }
     }
 

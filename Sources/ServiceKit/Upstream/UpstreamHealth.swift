@@ -18,6 +18,7 @@ public final class UpstreamHealth: Sendable {
     public func recordSuccess(at date: Date) {
         state.withLock {
             $0.lastSuccessAt = date
+            $0.lastError = nil
             $0.failing = false
         }
     }

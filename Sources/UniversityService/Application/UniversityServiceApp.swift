@@ -12,9 +12,15 @@ struct UniversityServiceConfiguration: Sendable {
     var upstreamTimeoutMilliseconds: Int = 5000
     /// Seconds a cached list is served without asking the upstream (default 0: always ask).
     var maxAgeSeconds: Int = 0
-    var maxFrameBytes: Int = 1_048_576
+    var maxFrameBytes: Int = Defaults.maxFrameBytes
     /// How long a started frame may stay incomplete (`RNM_FRAME_TIMEOUT_MS`).
     var frameTimeout: Duration = .seconds(10)
+    var maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection
+    var connectionBufferBytes: Int = Defaults.connectionBufferBytes
+    /// The longest string parameter (`RNM_MAX_PARAM_BYTES`).
+    var maxParamBytes: Int = Defaults.maxParamBytes
+    /// The largest upstream body (`RNM_UPSTREAM_MAX_BYTES`).
+    var upstreamMaxBytes: Int = Defaults.upstreamMaxBytes
 }
 
 /// Builds the UniversityService; tests call this with test settings and dependencies.
@@ -25,14 +31,18 @@ enum UniversityServiceApp {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try UniversityDatabase(path: configuration.databasePath)
         let upstream = HipoUpstream(fetcher: fetcher ?? URLSessionFetcher(
-            baseURL: configuration.upstreamURL, timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds))
+            baseURL: configuration.upstreamURL, timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds,
+            maxBodyBytes: configuration.upstreamMaxBytes))
         let catalog = UniversityCatalog(database: database, upstream: upstream, clock: clock,
                                         maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger)
-        let router = UniversityRoutes.router(catalog: catalog, database: database, started: Date())
+        let router = UniversityRoutes.router(catalog: catalog, database: database, maxParamBytes: configuration.maxParamBytes,
+                                             started: Date())
         let server = RPCServer(
             configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
                                  frameTimeout: configuration.frameTimeout,
-                                 service: ServiceName.universities.rawValue),
+                                 service: ServiceName.universities.rawValue,
+                                 maxInFlightPerConnection: configuration.maxInFlightPerConnection,
+                                 connectionBufferBytes: configuration.connectionBufferBytes),
             handler: router, logger: logger, onListening: onListening
         )
         return [server]

@@ -5,20 +5,26 @@ import ServiceKit
 
 /// The `universities.*` methods, wired to the catalog.
 enum UniversityRoutes {
-    static func router(catalog: UniversityCatalog, database: UniversityDatabase, started: Date) -> RPCRouter {
+    static func router(catalog: UniversityCatalog, database: UniversityDatabase, maxParamBytes: Int, started: Date) -> RPCRouter {
         var router = RPCRouter(service: ServiceName.universities.rawValue)
+        // Every string parameter is bounded: no request makes the service match or store
+        // unbounded text.
+        @Sendable func bounded(_ field: String, _ value: String?) throws -> String? {
+            guard let value, value.utf8.count > maxParamBytes else { return value }
+            throw UniversityError.invalidParams("\"\(field)\" is \(value.utf8.count) bytes; the limit is \(maxParamBytes) (RNM_MAX_PARAM_BYTES)")
+        }
         router.registerEncoded(RPCMethods.universitiesList) { params, _ in
-            let answer = try await catalog.list(country: try country(params.country), force: false)
-            return listResult(answer, nameFilter: params.name)
+            let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: false)
+            return listResult(answer, nameFilter: try bounded("name", params.name))
         }
         router.registerEncoded(RPCMethods.universitiesRefresh) { params, _ in
-            let answer = try await catalog.list(country: try country(params.country), force: true)
-            return listResult(answer, nameFilter: params.name)
+            let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: true)
+            return listResult(answer, nameFilter: try bounded("name", params.name))
         }
         router.registerEncoded(RPCMethods.universitiesGet) { params, _ in
-            let name = params.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = try bounded("name", params.name)!.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { throw UniversityError.invalidParams("\"name\" must not be empty") }
-            let found = try await catalog.get(name: name, country: try country(params.country))
+            let found = try await catalog.get(name: name, country: try country(bounded("country", params.country)))
             var writer = JSONObjectWriter(capacity: found.json.count + 128)
             writer.raw("university", found.json)
             writer.freshness(found.freshness)

@@ -6,6 +6,7 @@ import Messaging
 enum ExitStatus {
     static let ok: Int32 = 0
     static let usage: Int32 = 64
+    static let dataError: Int32 = 65
     static let notFound: Int32 = 66
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
@@ -13,7 +14,7 @@ enum ExitStatus {
     static let protocolError: Int32 = 76
 
     static let helpText = """
-        Exit codes: 0 ok, 64 usage or invalid params, 66 not found, 69 unavailable (upstream down \
+        Exit codes: 0 ok, 64 usage or invalid params, 65 request or reply too large, 66 not found, 69 unavailable (upstream down \
         with nothing cached, a service down, or the Gateway not reachable), 70 internal error, \
         75 timed out, 76 protocol error.
         """
@@ -22,6 +23,7 @@ enum ExitStatus {
     static func code(for error: RPCError) -> Int32 {
         switch error.code {
         case .invalidParams, .methodNotFound: usage
+        case .tooLarge: dataError
         case .notFound: notFound
         case .upstreamUnavailable, .serviceUnavailable, .overloaded: unavailable
         case .timeout: timeout

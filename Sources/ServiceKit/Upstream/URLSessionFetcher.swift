@@ -4,32 +4,22 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// An HTTP answer: status and body.
-public struct HTTPAnswer: Sendable {
-    public var status: Int
-    public var body: Data
-}
-
-/// Fetches from one configured upstream base URL, and only from it: callers name a path and
-/// query values, never a URL, so no payload can send a request elsewhere.
-public protocol HTTPFetching: Sendable {
-    /// The base URL every request goes to.
-    var baseURL: String { get }
-    /// `GET base + path + ?query` (values percent-encoded).
-    /// - Throws: ``UpstreamError/unreachable(_:)`` or ``UpstreamError/timedOut(milliseconds:)``.
-    func get(path: String, query: [(String, String)]) async throws(UpstreamError) -> HTTPAnswer
-}
-
 /// ``HTTPFetching`` with `URLSession` (libcurl on Linux).
+///
+/// The upstream stays the upstream: a redirect is followed only to the configured scheme,
+/// host and port (anything else fails the request, ``UpstreamError/redirected(to:)``), and
+/// a body over `maxBodyBytes` is abandoned as it arrives (``UpstreamError/tooLarge(limit:)``).
 public final class URLSessionFetcher: HTTPFetching {
     public let baseURL: String
     private let timeoutMilliseconds: Int
     private let session: URLSession
+    private let transfers: UpstreamTransfers
 
     /// - Parameters:
     ///   - baseURL: e.g. `https://rickandmortyapi.com/api` (a trailing slash is dropped).
     ///   - timeoutMilliseconds: for one request, connect to last byte.
-    public init(baseURL: String, timeoutMilliseconds: Int) {
+    ///   - maxBodyBytes: the largest response body accepted (`RNM_UPSTREAM_MAX_BYTES`).
+    public init(baseURL: String, timeoutMilliseconds: Int, maxBodyBytes: Int = 16 * 1_048_576) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeoutMilliseconds = timeoutMilliseconds
         let configuration = URLSessionConfiguration.ephemeral
@@ -41,7 +31,9 @@ public final class URLSessionFetcher: HTTPFetching {
         configuration.timeoutIntervalForResource = backstop
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "rnm/1"]
-        session = URLSession(configuration: configuration)
+        let base = URL(string: self.baseURL).map(UpstreamTransfers.Origin.init)
+        transfers = UpstreamTransfers(origin: base, maxBodyBytes: maxBodyBytes)
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
     }
 
     public func get(path: String, query: [(String, String)]) async throws(UpstreamError) -> HTTPAnswer {
@@ -49,8 +41,7 @@ public final class URLSessionFetcher: HTTPFetching {
         guard let requestURL = URL(string: url) else { throw .unreachable("bad URL \(url)") }
         do {
             let (data, response) = try await fetch(requestURL)
-            guard let http = response as? HTTPURLResponse else { throw UpstreamError.badPayload("not an HTTP response") }
-            return HTTPAnswer(status: http.statusCode, body: data)
+            return HTTPAnswer(status: response.statusCode, body: data)
         } catch let error as UpstreamError {
             throw error
         } catch let error as URLError where error.code == .timedOut {
@@ -64,22 +55,19 @@ public final class URLSessionFetcher: HTTPFetching {
 
     /// One transfer, abandoned (and cancelled) at the deadline or when the caller is cancelled.
     /// The caller never waits for libcurl to acknowledge a cancellation.
-    private func fetch(_ url: URL) async throws -> (Data, URLResponse) {
-        let outcome = TransferOutcome()
-        let task = session.dataTask(with: url) { data, response, error in
-            if let data, let response {
-                outcome.finish(.success((data, response)))
-            } else {
-                outcome.finish(.failure(error ?? URLError(.unknown)))
-            }
-        }
+    private func fetch(_ url: URL) async throws -> (Data, HTTPURLResponse) {
+        let task = session.dataTask(with: url)
+        let outcome = transfers.register(task)
         let timeout = timeoutMilliseconds
         // The deadline; stopped as soon as the transfer is over, however it ended.
         let timer = Task {
             guard (try? await Task.sleep(for: .milliseconds(timeout))) != nil else { return }
             if outcome.finish(.failure(UpstreamError.timedOut(milliseconds: timeout))) { task.cancel() }
         }
-        defer { timer.cancel() }
+        defer {
+            timer.cancel()
+            transfers.forget(task)
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.start(continuation)
@@ -104,44 +92,5 @@ public final class URLSessionFetcher: HTTPFetching {
 
     static func encode(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
-    }
-}
-
-/// The result of one transfer, delivered once: by libcurl, the deadline or cancellation,
-/// whichever comes first.
-private final class TransferOutcome: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
-        var early: Result<(Data, URLResponse), any Error>?
-        var done = false
-    }
-
-    private let state = Mutex(State())
-
-    func start(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
-        let early = state.withLock { state -> Result<(Data, URLResponse), any Error>? in
-            if let early = state.early { return early }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    /// Delivers `result` unless one was delivered already; true when this one counted.
-    @discardableResult
-    func finish(_ result: Result<(Data, URLResponse), any Error>) -> Bool {
-        let continuation = state.withLock { state -> CheckedContinuation<(Data, URLResponse), any Error>?? in
-            guard !state.done else { return .none }
-            state.done = true
-            guard let continuation = state.continuation else {
-                state.early = result
-                return .some(nil)
-            }
-            state.continuation = nil
-            return .some(continuation)
-        }
-        guard let continuation else { return false }
-        continuation?.resume(with: result)
-        return true
     }
 }

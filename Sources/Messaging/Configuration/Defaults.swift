@@ -1,0 +1,20 @@
+/// The default of every limit, in one place (README "Settings" and docs/PROTOCOL.md §7 list them).
+public enum Defaults {
+    /// `RNM_MAX_FRAME_BYTES`: the largest frame payload, 1 MiB.
+    public static let maxFrameBytes = 1_048_576
+    /// `RNM_CONNECTION_BUFFER_BYTES`: what one connection may hold in a server, 4 MiB.
+    public static let connectionBufferBytes = 4 * 1_048_576
+    /// `RNM_MAX_IN_FLIGHT_PER_CONNECTION` in the Gateway: a client's fair share of a service link.
+    public static let gatewayMaxInFlightPerConnection = 256
+    /// `RNM_MAX_IN_FLIGHT_PER_CONNECTION` in a service: at least the Gateway's `RNM_MAX_IN_FLIGHT`,
+    /// so that the service never refuses the Gateway's link.
+    public static let serviceMaxInFlightPerConnection = 4096
+    /// `RNM_MAX_IN_FLIGHT`: requests the Gateway has in flight over all clients.
+    public static let gatewayMaxInFlight = 4096
+    /// `RNM_MAX_PARAM_BYTES`: the longest string parameter (names, filters, countries).
+    public static let maxParamBytes = 256
+    /// `RNM_UPSTREAM_MAX_BYTES`: the largest upstream response body, 16 MiB.
+    public static let upstreamMaxBytes = 16 * 1_048_576
+    /// `RNM_CHARACTERS_MAX_LIST_PAGES`: cached pages of filtered lists kept.
+    public static let charactersMaxListPages = 5000
+}

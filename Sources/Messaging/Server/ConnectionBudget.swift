@@ -1,0 +1,163 @@
+import Synchronization
+
+/// What one client connection may hold in a server, counted in requests and in bytes.
+///
+/// - Requests (and notifications) being served count until they are answered; past
+///   `maxRequests` a request is refused with -32005, and a notification waits for a slot.
+/// - Bytes are those of the requests being served and of the replies waiting to be written.
+///   Past `maxBytes` the connection is not read until they drain, so a client that sends
+///   without reading pins at most this much memory.
+/// - Work (requests being served and replies being written) decides when a draining
+///   connection may close: only once nothing is owed to the client.
+///
+/// Admission, the draining flag and the "drained" decision share one lock, so a request read
+/// after draining began is either refused with a reply or was admitted before it: never lost.
+final class ConnectionBudget: Sendable {
+    /// What ``admit(bytes:)`` decided.
+    enum Admission: Equatable {
+        /// Serve it; call ``finishRequest(bytes:)`` when it is answered.
+        case admitted
+        /// Too many requests in flight: answer -32005, then call ``finishWrite()``.
+        case overloaded
+        /// The server is shutting down: answer -32003, then call ``finishWrite()``.
+        case draining
+    }
+
+    private struct State {
+        var requests = 0
+        var bytes = 0
+        var replyBytes = 0
+        var work = 0
+        var draining = false
+        var onIdle: [@Sendable () -> Void] = []
+        var waiter: (continuation: CheckedContinuation<Void, Never>, needsSlot: Bool)?
+    }
+
+    let maxRequests: Int
+    let maxBytes: Int
+    private let state = Mutex(State())
+
+    init(maxRequests: Int, maxBytes: Int) {
+        self.maxRequests = maxRequests
+        self.maxBytes = maxBytes
+    }
+
+    /// Counts a request of `bytes` in, or says why it cannot be served.
+    func admit(bytes: Int) -> Admission {
+        state.withLock { state in
+            state.work += 1
+            if state.draining { return .draining }
+            guard state.requests < maxRequests else { return .overloaded }
+            state.requests += 1
+            state.bytes += bytes
+            return .admitted
+        }
+    }
+
+    /// Counts in a reply that needs no request slot (an error for an unreadable frame).
+    func beginWrite() {
+        state.withLock { $0.work += 1 }
+    }
+
+    /// A request is answered (its reply, if any, is already counted by ``reserveReply(bytes:)``).
+    func finishRequest(bytes: Int) {
+        release { state in
+            state.requests -= 1
+            state.bytes -= bytes
+            state.work -= 1
+        }
+    }
+
+    /// A reply or error counted by ``admit(bytes:)`` or ``beginWrite()`` is written.
+    func finishWrite() {
+        release { $0.work -= 1 }
+    }
+
+    /// Counts `bytes` of reply about to be written; false, counting nothing, when replies
+    /// already waiting fill the budget (the client is not reading): the caller sends a short
+    /// error instead. A reply always goes through when nothing else is waiting.
+    func reserveReply(bytes: Int) -> Bool {
+        state.withLock { state in
+            guard state.replyBytes == 0 || state.replyBytes + bytes <= maxBytes else { return false }
+            state.replyBytes += bytes
+            state.bytes += bytes
+            state.work += 1
+            return true
+        }
+    }
+
+    /// A reply counted by ``reserveReply(bytes:)`` is written (or its connection is gone).
+    func releaseReply(bytes: Int) {
+        release { state in
+            state.replyBytes -= bytes
+            state.bytes -= bytes
+            state.work -= 1
+        }
+    }
+
+    /// Returns once the bytes held are under the budget and, with `needsSlot`, a request slot
+    /// is free (or at once when the calling task is cancelled).
+    func waitForRoom(needsSlot: Bool = false) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if hasRoom(state, needsSlot: needsSlot) || Task.isCancelled { return true }
+                    state.waiter = (continuation, needsSlot)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.continuation.resume()
+        }
+    }
+
+    /// Starts draining: `action` runs once nothing is owed to the client (at once if nothing is).
+    func drain(then action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            state.draining = true
+            if state.work == 0 { return true }
+            state.onIdle.append(action)
+            return false
+        }
+        if now { action() }
+    }
+
+    /// Returns once nothing is owed to the client.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state -> Bool in
+                if state.work == 0 { return true }
+                state.onIdle.append { continuation.resume() }
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    private func hasRoom(_ state: State, needsSlot: Bool) -> Bool {
+        state.bytes < maxBytes && (!needsSlot || state.requests < maxRequests)
+    }
+
+    private func release(_ change: (inout State) -> Void) {
+        let (waiter, idle) = state.withLock { state -> (CheckedContinuation<Void, Never>?, [@Sendable () -> Void]) in
+            change(&state)
+            var idle: [@Sendable () -> Void] = []
+            if state.work == 0 {
+                swap(&idle, &state.onIdle)
+            }
+            var waiter: CheckedContinuation<Void, Never>?
+            if let waiting = state.waiter, hasRoom(state, needsSlot: waiting.needsSlot) {
+                waiter = waiting.continuation
+                state.waiter = nil
+            }
+            return (waiter, idle)
+        }
+        waiter?.resume()
+        for action in idle { action() }
+    }
+}

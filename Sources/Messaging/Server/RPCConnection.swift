@@ -1,0 +1,167 @@
+import Logging
+import NIOCore
+
+/// One client connection of an ``RPCServer``: reads frames, starts each request, and writes
+/// every reply, error and progress notification within the connection's limits.
+///
+/// - No frame over the frame limit is ever written: a reply too big becomes a -32006 error
+///   for that request alone.
+/// - Every reply and error counts against the connection's ``ConnectionBudget``: a client
+///   that sends without reading stops being read, and replies that would pile up past the
+///   budget are replaced by a short -32005 error.
+struct RPCConnection: Sendable {
+    let configuration: RPCServerConfiguration
+    let handler: any RPCHandler
+    let logger: Logger
+    let budget: ConnectionBudget
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+
+    private var service: String { configuration.service }
+
+    /// Reads requests until the client closes, a bad frame arrives, or the task is cancelled.
+    func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async {
+        do {
+            for try await payload in inbound {
+                await accept(payload)
+                // Past the byte budget, stop reading until replies and requests drain.
+                await budget.waitForRoom()
+                if Task.isCancelled { break }
+            }
+        } catch where error is FrameDecoderError || error is FrameTimeoutError {
+            logger.notice("closing connection after a bad frame", metadata: ["error": "\(error)"])
+            budget.beginWrite()
+            await writeCounted(Frames.errorResponse(rawID: nil, error: RPCError(mapping: error, service: service)))
+        } catch {
+            logger.debug("connection read ended", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Parses one payload and starts its request, or answers its error.
+    private func accept(_ payload: ByteBuffer) async {
+        let envelope: Envelope
+        do {
+            envelope = try Envelope(parsing: payload)
+        } catch {
+            let rawID: ByteBuffer? = if case .invalid(_, let id) = error { id } else { nil }
+            budget.beginWrite()
+            // Written before the next frame is read: a client sending garbage without reading
+            // is held back by its own unread errors.
+            await writeCounted(Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service)))
+            return
+        }
+        guard envelope.kind != .response else {
+            let error = RPCError(.invalidRequest, "invalid request: expected a request, got a response", service: service)
+            budget.beginWrite()
+            await writeCounted(Frames.errorResponse(rawID: envelope.rawID, error: error))
+            return
+        }
+        // A notification over the limit waits for a slot: it has no reply to carry a -32005.
+        if envelope.kind == .notification { await budget.waitForRoom(needsSlot: true) }
+        let bytes = payload.readableBytes
+        switch budget.admit(bytes: bytes) {
+        case .admitted:
+            Task { await serve(envelope, bytes: bytes) }
+        case .overloaded:
+            let error = RPCError(.overloaded, "overloaded: more than \(budget.maxRequests) requests in flight on this connection; retry later", service: service)
+            await writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
+        case .draining:
+            let error = RPCError(.serviceUnavailable, "\(service) is shutting down; retry shortly", service: service)
+            // Its own task: the reader may be stopped (cancelled) while this is written.
+            let frame = envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) }
+            Task { await writeCounted(frame) }
+        }
+    }
+
+    /// Serves one admitted request and writes its reply.
+    private func serve(_ envelope: Envelope, bytes: Int) async {
+        let reply = await respond(to: envelope)
+        if let reply {
+            await writeReply(reply, rawID: envelope.rawID, method: envelope.method)
+        }
+        budget.finishRequest(bytes: bytes)
+    }
+
+    /// Runs the handler; returns the reply frame (nil for a notification).
+    private func respond(to envelope: Envelope) async -> ByteBuffer? {
+        var logger = self.logger
+        logger[metadataKey: "request-id"] = "\(RPCError.excerpt(envelope.idDescription))"
+        logger[metadataKey: "method"] = "\(RPCError.excerpt(envelope.method ?? ""))"
+        let rawID = envelope.rawID
+        let context = RPCRequestContext(logger: logger, rawID: rawID) { frame in
+            await writeNotification(frame)
+        }
+        let started = ContinuousClock.now
+        do {
+            let reply = try await handler.handle(RPCRequest(envelope: envelope), context: context)
+            logger.debug("request served", metadata: ["latency": "\(ContinuousClock.now - started)"])
+            guard let rawID else { return nil }
+            switch reply {
+            case .result(let result): return Frames.response(rawID: rawID, result: result)
+            case .frame(let frame): return frame
+            case .none: return nil
+            }
+        } catch {
+            let rpcError = RPCError(mapping: error, service: service)
+            if rpcError.code == .internalError {
+                logger.error("request failed with an internal error", metadata: ["error": "\(error)"])
+            } else {
+                logger.debug("request failed", metadata: ["code": "\(rpcError.code)", "error": "\(rpcError.message)"])
+            }
+            return rawID.map { Frames.errorResponse(rawID: $0, error: rpcError) }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes a request's reply: a -32006 error instead when it is over the frame limit, a
+    /// -32005 error instead when replies already waiting fill the connection's budget.
+    private func writeReply(_ reply: ByteBuffer, rawID: ByteBuffer?, method: String?) async {
+        var frame = reply
+        do {
+            try FrameTooLargeError.check(frame, maxFrameBytes: configuration.maxFrameBytes,
+                                         what: "the reply to \(RPCError.excerpt(method ?? "this request"))")
+        } catch {
+            logger.warning("reply over the frame limit replaced by an error", metadata: ["error": "\(error)"])
+            frame = Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service))
+        }
+        if frame.readableBytes - FrameDecoder.headerSize > configuration.maxFrameBytes {
+            // Even the error is over the limit (the id alone is nearly a whole frame).
+            budget.beginWrite()
+            await writeCounted(frame)
+            return
+        }
+        let size = frame.readableBytes
+        if budget.reserveReply(bytes: size) {
+            try? await outbound.write(frame)
+            budget.releaseReply(bytes: size)
+            return
+        }
+        let error = RPCError(.overloaded, "reply dropped: this connection already has replies waiting unread up to its limit of \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES); read replies as they come, then retry",
+                             service: service)
+        logger.notice("reply dropped: the client is not reading", metadata: ["bytes": "\(size)"])
+        budget.beginWrite()
+        await writeCounted(Frames.errorResponse(rawID: rawID, error: error))
+    }
+
+    /// Writes a notification (progress) when it fits in a frame and in the budget; otherwise
+    /// drops it: progress is advice, and the final reply still comes.
+    private func writeNotification(_ frame: ByteBuffer) async {
+        guard (try? FrameTooLargeError.check(frame, maxFrameBytes: configuration.maxFrameBytes, what: "a notification")) != nil,
+              budget.reserveReply(bytes: frame.readableBytes) else { return }
+        try? await outbound.write(frame)
+        budget.releaseReply(bytes: frame.readableBytes)
+    }
+
+    /// Writes an error frame already counted as work, then counts it done. An error that
+    /// repeats a huge request id could itself be over the limit: it is then sent with `id: null`.
+    private func writeCounted(_ frame: ByteBuffer?) async {
+        if var frame {
+            if frame.readableBytes - FrameDecoder.headerSize > configuration.maxFrameBytes {
+                let error = RPCError(.tooLarge, "the error for this request would be over the frame limit with its id; send a shorter id", service: service)
+                frame = Frames.errorResponse(rawID: nil, error: error)
+            }
+            try? await outbound.write(frame)
+        }
+        budget.finishWrite()
+    }
+}
