@@ -18,6 +18,13 @@ public final class RickAndMortyFixtures: Sendable {
     nonisolated(unsafe) static let episodes = load("episodes.json")
 
     private let settings = Mutex<(empty: EmptyStyle, linkBase: String)>((.notFound, publicBase))
+    private let overrides = Mutex<(@Sendable (UpstreamRequest) -> UpstreamResponse?)?>(nil)
+
+    /// Answers some requests differently (a redirect, a huge avatar); nil falls through to the data.
+    public var override: (@Sendable (UpstreamRequest) -> UpstreamResponse?)? {
+        get { overrides.withLock { $0 } }
+        set { overrides.withLock { $0 = newValue } }
+    }
 
     public init() {}
 
@@ -52,6 +59,7 @@ public final class RickAndMortyFixtures: Sendable {
 
     /// Answers like the API: lists with filters and pages of 20, one id, many ids, avatars.
     @Sendable public func route(_ request: UpstreamRequest) -> UpstreamResponse {
+        if let answer = override?(request) { return answer }
         var parts = request.path.split(separator: "/").map(String.init)
         if parts.first == "api" { parts.removeFirst() }
         guard let kind = parts.first, ["character", "location", "episode"].contains(kind) else { return notFound("There is nothing here") }

@@ -21,11 +21,19 @@ public struct UpstreamResponse: Sendable {
     public var status: Int
     public var contentType: String
     public var body: [UInt8]
+    /// Extra headers (`Location` for a redirect).
+    public var headers: [(String, String)]
 
-    public init(status: Int = 200, contentType: String = "application/json", body: [UInt8]) {
+    public init(status: Int = 200, contentType: String = "application/json", body: [UInt8], headers: [(String, String)] = []) {
         self.status = status
         self.contentType = contentType
         self.body = body
+        self.headers = headers
+    }
+
+    /// A redirect to `location`.
+    public static func redirect(to location: String, status: Int = 302) -> UpstreamResponse {
+        UpstreamResponse(status: status, contentType: "text/plain", body: Array("Found".utf8), headers: [("Location", location)])
     }
 
     /// A JSON response.
@@ -79,8 +87,8 @@ public final class TestUpstream: Sendable {
         self.route = route
     }
 
-    /// Starts a server answering with `route`.
-    public static func start(route: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse) async throws -> TestUpstream {
+    /// Starts a server answering with `route`, on `host` (any address of 127.0.0.0/8).
+    public static func start(host: String = "127.0.0.1", route: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse) async throws -> TestUpstream {
         let boxRef = Box()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -90,8 +98,8 @@ public final class TestUpstream: Sendable {
                     try channel.pipeline.syncOperations.addHandler(UpstreamHandler(owner: boxRef))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
-        let upstream = TestUpstream(baseURL: "http://127.0.0.1:\(channel.localAddress!.port!)", channel: channel, box: boxRef, route: route)
+            .bind(host: host, port: 0).get()
+        let upstream = TestUpstream(baseURL: "http://\(host):\(channel.localAddress!.port!)", channel: channel, box: boxRef, route: route)
         boxRef.value.withLock { $0 = upstream }
         return upstream
     }
@@ -197,12 +205,14 @@ private final class UpstreamHandler: ChannelInboundHandler {
             context.flush()
             context.close(promise: nil)
         case nil:
-            write(context: context, status: response.status, contentType: response.contentType, body: response.body, keepAlive: keepAlive)
+            write(context: context, status: response.status, contentType: response.contentType, body: response.body, keepAlive: keepAlive,
+                  extraHeaders: response.headers)
         }
     }
 
-    private func write(context: ChannelHandlerContext, status: Int, contentType: String, body: [UInt8], keepAlive: Bool) {
-        var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(body.count))])
+    private func write(context: ChannelHandlerContext, status: Int, contentType: String, body: [UInt8], keepAlive: Bool,
+                       extraHeaders: [(String, String)] = []) {
+        var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(body.count))] + extraHeaders)
         if !keepAlive { headers.add(name: "Connection", value: "close") }
         let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)

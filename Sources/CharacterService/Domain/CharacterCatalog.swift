@@ -72,8 +72,12 @@ struct CharacterCatalog: Sendable {
                     try await upstream.page(resource, page: page, filters: filters)
                 }
                 let now = clock.now()
-                try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page, fetchedAt: now,
-                                         maxFilteredPages: maxFilteredPages)
+                // A page past the end is not stored: its answer follows from the list's totals,
+                // and storing every page number asked for would let a client grow the cache.
+                if !(fetched.records.isEmpty && page > 1) {
+                    try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page, fetchedAt: now,
+                                             maxFilteredPages: maxFilteredPages)
+                }
                 return Fetched(value: fetched, at: now)
             }.pair
             let answer = PageAnswer(page: page, pages: fetched.pages, count: fetched.count, items: fetched.records.map(\.json),
@@ -81,6 +85,12 @@ struct CharacterCatalog: Sendable {
             return try await withTrueTotals(answer, resource: resource, filters: filters)
         } catch let error as UpstreamError {
             guard fallback, var answer = cached?.answer else {
+                if fallback, page > 1, let known = try await database.newestPage(resource: resource, filterKey: filterKey), page > known.pages {
+                    // Past the end of a list whose size is known: empty, with its totals.
+                    return PageAnswer(page: page, pages: known.pages, count: known.count, items: [],
+                                      freshness: Freshness(source: .cache, stale: true, fetchedAt: known.fetchedAt.rfc3339,
+                                                           upstreamError: error.description))
+                }
                 throw CharacterError.upstreamUnavailable(what: "\(resource.plural) page \(page)", error)
             }
             answer.freshness = Freshness(source: .cache, stale: true, fetchedAt: answer.freshness.fetchedAt, upstreamError: error.description)

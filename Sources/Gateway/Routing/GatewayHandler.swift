@@ -94,7 +94,7 @@ final class GatewayHandler: RPCHandler {
         let uptime = ContinuousClock.now - started
         return GatewayHealth(status: allUp ? "ok" : "degraded", version: rnmVersion,
                              uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
-                             services: services)
+                             services: services, inFlight: inFlight.load(ordering: .relaxed))
     }
 
     private static func probe(_ link: ServiceLink) async -> GatewayHealth.ServiceState {

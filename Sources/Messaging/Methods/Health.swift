@@ -53,12 +53,15 @@ public struct GatewayHealth: Codable, Sendable, Equatable {
     public var version: String
     public var uptimeSeconds: Double
     public var services: [String: ServiceState]
+    /// Requests (and notifications) the Gateway has forwarded and not yet seen finished.
+    public var inFlight: Int?
 
-    public init(status: String, version: String, uptimeSeconds: Double, services: [String: ServiceState]) {
+    public init(status: String, version: String, uptimeSeconds: Double, services: [String: ServiceState], inFlight: Int? = nil) {
         self.status = status
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.services = services
+        self.inFlight = inFlight
     }
 }
 

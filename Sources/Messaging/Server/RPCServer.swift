@@ -2,9 +2,6 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Settings of an ``RPCServer``.
 public struct RPCServerConfiguration: Sendable {
@@ -64,28 +61,22 @@ public final class RPCServer: Service {
         try await SocketFile.reclaim(path, group: group)
         let maxFrameBytes = configuration.maxFrameBytes
         let frameTimeout = TimeAmount(configuration.frameTimeout)
-        // The socket file is created by bind() with the process's umask: narrow it first so
-        // that the file never exists, even for an instant, with wider permissions than 0660.
-        let previousMask = umask(0o117)
-        let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
-        do {
-            server = try await ServerBootstrap(group: group)
+        // Bound in a private directory, made 0660, then linked into place: the socket file
+        // never exists at a reachable path with wider permissions.
+        let staging = try SocketFile.stage(path)
+        defer { staging.remove() }
+        let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false) { channel in
+            .bind(unixDomainSocketPath: staging.socketPath, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout)))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-        } catch {
-            umask(previousMask)
-            throw error
-        }
-        umask(previousMask)
         let identity: SocketFile.Identity
         do {
-            identity = try SocketFile.secure(path)
+            identity = try SocketFile.publish(staging, at: path)
         } catch {
             try? await server.channel.close()
             throw error

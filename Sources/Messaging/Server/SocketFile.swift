@@ -78,9 +78,41 @@ public enum SocketFile {
         }
     }
 
-    /// Sets the socket's mode to 0660 and returns its identity.
-    public static func secure(_ path: String) throws -> Identity {
-        guard chmod(path, 0o660) == 0 else { throw SocketFileError.system(call: "chmod", path: path, errno: errno) }
+    /// A private place to bind a socket before it is published at its real path.
+    public struct Staging: Sendable {
+        /// A new directory of mode 0700 beside the real path.
+        public let directory: String
+        /// Where to bind.
+        public let socketPath: String
+
+        /// Removes the staging directory (and a socket left in it).
+        public func remove() {
+            unlink(socketPath)
+            rmdir(directory)
+        }
+    }
+
+    /// Makes a private directory (0700) beside `path` to bind in: bind() creates the socket
+    /// file with the process's umask, and nobody else can reach it there before its mode is
+    /// set. (Changing the umask instead would race with every other file the process creates.)
+    public static func stage(_ path: String) throws -> Staging {
+        var template = ((parent(of: path).isEmpty ? "." : parent(of: path)) + "/.rnm-XXXXXX").utf8CString
+        let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+        guard let directory = made else { throw SocketFileError.system(call: "mkdtemp", path: path, errno: errno) }
+        return Staging(directory: directory, socketPath: directory + "/s")
+    }
+
+    /// Sets the staged socket's mode to 0660, then gives it its real path, never replacing a
+    /// file another process put there meanwhile; returns its identity.
+    public static func publish(_ staging: Staging, at path: String) throws -> Identity {
+        guard chmod(staging.socketPath, 0o660) == 0 else { throw SocketFileError.system(call: "chmod", path: staging.socketPath, errno: errno) }
+        guard link(staging.socketPath, path) == 0 else {
+            if errno == EEXIST { throw SocketFileError.alreadyRunning(path: path) }
+            throw SocketFileError.system(call: "link", path: path, errno: errno)
+        }
+        staging.remove()
         guard let identity = identity(of: path) else { throw SocketFileError.system(call: "stat", path: path, errno: errno) }
         return identity
     }
