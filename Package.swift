@@ -115,6 +115,7 @@ let package = Package(
         .testTarget(
             name: "SystemTests",
             dependencies: ["TestSupport", "Messaging", "Gateway", "CharacterService", "UniversityService",
+                           .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]
         ),

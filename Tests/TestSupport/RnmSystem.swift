@@ -74,6 +74,21 @@ public final class RnmSystem: Sendable {
         return system
     }
 
+    /// Starts a system, runs `body` with it, and stops it whatever happens: a failing check
+    /// never leaks a process or a socket.
+    public static func with<T>(settings: [String: String] = [:], roles: [Role] = Role.allCases,
+                               _ body: (RnmSystem) async throws -> T) async throws -> T {
+        let system = try await start(settings: settings, roles: roles)
+        do {
+            let value = try await body(system)
+            try await system.stop()
+            return value
+        } catch {
+            try? await system.stop()
+            throw error
+        }
+    }
+
     /// The socket `role` listens on.
     public func socket(_ role: Role) -> String { directory + "/\(role.rawValue).sock" }
 

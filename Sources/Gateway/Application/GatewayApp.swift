@@ -38,7 +38,8 @@ enum GatewayApp {
                                  frameTimeout: configuration.frameTimeout,
                                  service: ServiceName.gateway.rawValue,
                                  maxInFlightPerConnection: configuration.maxInFlightPerConnection,
-                                 connectionBufferBytes: configuration.connectionBufferBytes),
+                                 connectionBufferBytes: configuration.connectionBufferBytes,
+                                 dropsUnreadReplies: true),
             handler: handler, logger: logger, onListening: onListening
         )
         // Shut down in reverse: the server drains its requests first, then the links close.

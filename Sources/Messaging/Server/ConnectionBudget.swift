@@ -76,9 +76,10 @@ final class ConnectionBudget: Sendable {
     /// Counts `bytes` of reply about to be written; false, counting nothing, when replies
     /// already waiting fill the budget (the client is not reading): the caller sends a short
     /// error instead. A reply always goes through when nothing else is waiting.
-    func reserveReply(bytes: Int) -> Bool {
+    /// With `always`, the reply is counted whatever is waiting (a peer trusted to read).
+    func reserveReply(bytes: Int, always: Bool = false) -> Bool {
         state.withLock { state in
-            guard state.replyBytes == 0 || state.replyBytes + bytes <= maxBytes else { return false }
+            guard always || state.replyBytes == 0 || state.replyBytes + bytes <= maxBytes else { return false }
             state.replyBytes += bytes
             state.bytes += bytes
             state.work += 1

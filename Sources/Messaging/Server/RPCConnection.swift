@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import Synchronization
 
 /// One client connection of an ``RPCServer``: reads frames, starts each request, and writes
 /// every reply, error and progress notification within the connection's limits.
@@ -7,14 +8,17 @@ import NIOCore
 /// - No frame over the frame limit is ever written: a reply too big becomes a -32006 error
 ///   for that request alone.
 /// - Every reply and error counts against the connection's ``ConnectionBudget``: a client
-///   that sends without reading stops being read, and replies that would pile up past the
-///   budget are replaced by a short -32005 error.
+///   that sends without reading stops being read, and (where the server's clients are not
+///   trusted to read, the Gateway) replies that would pile up past the budget are replaced
+///   by a short -32005 error.
 struct RPCConnection: Sendable {
     let configuration: RPCServerConfiguration
     let handler: any RPCHandler
     let logger: Logger
     let budget: ConnectionBudget
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    /// The requests being served, each in its own task (the reader must be stoppable alone).
+    let tasks = RequestTasks()
 
     private var service: String { configuration.service }
 
@@ -60,7 +64,7 @@ struct RPCConnection: Sendable {
         let bytes = payload.readableBytes
         switch budget.admit(bytes: bytes) {
         case .admitted:
-            Task { await serve(envelope, bytes: bytes) }
+            tasks.start { await serve(envelope, bytes: bytes) }
         case .overloaded:
             let error = RPCError(.overloaded, "overloaded: more than \(budget.maxRequests) requests in flight on this connection; retry later", service: service)
             await writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
@@ -131,7 +135,7 @@ struct RPCConnection: Sendable {
             return
         }
         let size = frame.readableBytes
-        if budget.reserveReply(bytes: size) {
+        if budget.reserveReply(bytes: size, always: !configuration.dropsUnreadReplies) {
             try? await outbound.write(frame)
             budget.releaseReply(bytes: size)
             return
@@ -163,5 +167,41 @@ struct RPCConnection: Sendable {
             try? await outbound.write(frame)
         }
         budget.finishWrite()
+    }
+}
+
+/// The tasks serving one connection's requests: cancelled together when the connection's own
+/// task is cancelled (a forced shutdown), each removed when done.
+final class RequestTasks: Sendable {
+    private struct State {
+        var next = 0
+        var running: [Int: Task<Void, Never>] = [:]
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Starts `body` in a new task.
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            let key = state.next
+            state.next += 1
+            // Created under the lock, so its own removal (which takes the lock) comes after.
+            let task = Task {
+                await body()
+                self.state.withLock { _ = $0.running.removeValue(forKey: key) }
+            }
+            if state.cancelled { task.cancel() }
+            state.running[key] = task
+        }
+    }
+
+    /// Cancels every task running, and every one started from now on.
+    func cancelAll() {
+        let running = state.withLock { state in
+            state.cancelled = true
+            return Array(state.running.values)
+        }
+        for task in running { task.cancel() }
     }
 }

@@ -19,9 +19,15 @@ public struct RPCServerConfiguration: Sendable {
     /// Bytes one connection may hold: requests being served and replies waiting to be
     /// written (`RNM_CONNECTION_BUFFER_BYTES`). Past it the connection is not read.
     public var connectionBufferBytes: Int
+    /// Whether a reply that finds the connection's budget full of unread replies is replaced
+    /// by a -32005 error (the Gateway, whose clients are anyone) or written anyway (a
+    /// service, whose one client is the Gateway, which always reads).
+    public var dropsUnreadReplies: Bool
 
     public init(socketPath: String, maxFrameBytes: Int = 1_048_576, frameTimeout: Duration = .seconds(10),
-                service: String, maxInFlightPerConnection: Int = 4096, connectionBufferBytes: Int = 4 * 1_048_576) {
+                service: String, maxInFlightPerConnection: Int = 4096, connectionBufferBytes: Int = 4 * 1_048_576,
+                dropsUnreadReplies: Bool = false) {
+        self.dropsUnreadReplies = dropsUnreadReplies
         self.socketPath = socketPath
         self.maxFrameBytes = maxFrameBytes
         self.frameTimeout = frameTimeout
@@ -115,21 +121,23 @@ public final class RPCServer: Service {
                 // The reader is a task of its own so that draining can stop it once nothing is
                 // owed to the client, without touching requests being served.
                 let reader = Task { await served.read(inbound) }
-                await withGracefulShutdownHandler {
-                    await withTaskCancellationHandler {
+                await withTaskCancellationHandler {
+                    await withGracefulShutdownHandler {
                         await reader.value
-                    } onCancel: {
-                        reader.cancel()
+                    } onGracefulShutdown: {
+                        // Requests in flight finish and are answered; new ones are refused with
+                        // -32003 (the connection keeps being read: a peer writing to a socket
+                        // whose reading side is shut gets EPIPE and would lose its replies).
+                        // Reading stops once nothing is owed, and the connection closes.
+                        budget.drain { reader.cancel() }
                     }
-                } onGracefulShutdown: {
-                    // Requests in flight finish and are answered; new ones are refused with
-                    // -32003 (the connection keeps being read: a peer writing to a socket whose
-                    // reading side is shut gets EPIPE and would lose its replies). Reading stops
-                    // once nothing is owed, and the connection closes.
-                    budget.drain { reader.cancel() }
+                    // Whatever was read before reading stopped is answered before the close.
+                    await budget.waitUntilIdle()
+                } onCancel: {
+                    // A forced shutdown: stop reading and cancel the requests being served.
+                    reader.cancel()
+                    served.tasks.cancelAll()
                 }
-                // Whatever was read before reading stopped is answered before the close.
-                if !Task.isCancelled { await budget.waitUntilIdle() }
             }
         } catch {
             logger.debug("connection closed with an error", metadata: ["error": "\(error)"])

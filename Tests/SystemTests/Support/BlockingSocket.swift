@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+
+/// A plain non-blocking Unix socket that writes without ever reading, the way a hostile or
+/// stuck client does.
+final class BlockingSocket: @unchecked Sendable {
+    private var descriptor: Int32
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ChildProcessError(message: "socket(): errno \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1))
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw ChildProcessError(message: "connect(): errno \(errno)") }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Writes `frame` `times` times, as fast as the peer takes them; stops early when the
+    /// peer has taken nothing for `stallSeconds` (it stopped reading). Returns how many whole
+    /// frames were written.
+    func send(_ frame: [UInt8], times: Int, stallSeconds: Double) -> Int {
+        let perChunk = max(1, 65_536 / frame.count)
+        let chunk = [UInt8]((0..<perChunk).flatMap { _ in frame })
+        var written = 0  // bytes
+        let total = frame.count * times
+        while written < total {
+            let offset = written % chunk.count
+            let length = min(chunk.count - offset, total - written)
+            let result = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, length) }
+            if result > 0 {
+                written += result
+                continue
+            }
+            guard result < 0, errno == EAGAIN || errno == EWOULDBLOCK else { break }
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            guard poll(&waiting, 1, Int32(stallSeconds * 1000)) > 0 else { break }
+        }
+        return written / frame.count
+    }
+
+    func close() {
+        guard descriptor >= 0 else { return }
+        Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { close() }
+}
