@@ -64,11 +64,12 @@ extension FaultSuite.Hardening {
             #expect(error?.message.contains("redirected") == true, "\(String(describing: error))")
             #expect(trap.requestCount == 0)
             // A redirect within the same host is still followed.
+            let sameHost = system.characterUpstream.baseURL
             system.characterFixtures.override = { request in
-                request.path == "/api/character/2" ? .redirect(to: system.characterUpstream.baseURL + "/api/character/3") : nil
+                request.path == "/api/character/avatar/1.jpeg" ? .redirect(to: sameHost + "/api/character/avatar/2.jpeg") : nil
             }
-            let followed = try await client.call(RPCMethods.charactersGet, IDParams(id: 2))
-            #expect(followed.character.id == 3)
+            let followed = try await client.call(RPCMethods.charactersImage, IDParams(id: 1))
+            #expect(Data(base64Encoded: followed.bytes) == RickAndMortyFixtures.avatar(2))
             await client.close()
             let rows = try await DatabaseQueue(path: system.database(.characters)).read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM character WHERE id = 1") ?? 0

@@ -61,7 +61,7 @@ final class GatewayHandler: RPCHandler {
                 reply = try await client.send(timeout: requestTimeout, onProgress: { notification in
                     guard let range = notification.progressRequestIDRange else { return }
                     progress.forward(notification.frame(replacing: range, with: clientID))
-                }) { serviceID in
+                }, dropReply: context.clientBacklog) { serviceID in
                     envelope.frame(replacing: idRange, with: ByteBuffer(string: String(serviceID)))
                 }
             } catch {

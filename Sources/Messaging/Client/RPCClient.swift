@@ -36,9 +36,14 @@ public final class RPCClient: Sendable {
     private let channel: any Channel
     private let state = Mutex(State())
 
+    /// Asked as a reply arrives: an error to fail the request with instead of handing the
+    /// reply over (its bytes are never kept), or nil.
+    public typealias ReplyFilter = @Sendable () -> RPCError?
+
     private struct Pending {
         var continuation: CheckedContinuation<Envelope, any Error>
         var onProgress: ProgressHandler?
+        var dropReply: ReplyFilter?
         var timeout: TimeAmount?
         var timer: Scheduled<Void>?
     }
@@ -111,7 +116,7 @@ public final class RPCClient: Sendable {
     /// - Throws: ``RPCError`` -32003 if the connection is or goes down, -32004 on the deadline,
     ///   `CancellationError` if the calling task is cancelled, ``FrameTooLargeError`` (nothing
     ///   sent) when the frame would be over the frame limit.
-    public func send(timeout: Duration?, onProgress: ProgressHandler? = nil,
+    public func send(timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil,
                      _ makeFrame: (Int64) -> ByteBuffer) async throws -> Envelope {
         let id = state.withLock { state -> Int64 in
             defer { state.nextID += 1 }
@@ -133,7 +138,7 @@ public final class RPCClient: Sendable {
                     let cancelled = state.unregistered.removeValue(forKey: id) ?? false
                     if let reason = state.closedReason { return RPCError(.serviceUnavailable, reason, service: service) }
                     if cancelled { return CancellationError() }
-                    state.pending[id] = Pending(continuation: continuation, onProgress: onProgress, timeout: amount)
+                    state.pending[id] = Pending(continuation: continuation, onProgress: onProgress, dropReply: dropReply, timeout: amount)
                     return nil
                 }
                 if let failure {
@@ -207,9 +212,13 @@ public final class RPCClient: Sendable {
         switch envelope.kind {
         case .response:
             guard let id = envelope.integerID else { return }
-            let pending = state.withLock { $0.pending.removeValue(forKey: id) }
-            pending?.timer?.cancel()
-            pending?.continuation.resume(returning: envelope)
+            guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
+            pending.timer?.cancel()
+            if let refusal = pending.dropReply?() {
+                pending.continuation.resume(throwing: refusal)
+            } else {
+                pending.continuation.resume(returning: envelope)
+            }
         case .notification:
             guard let range = envelope.progressRequestIDRange,
                   let id = Envelope.integer(in: envelope.slice(range)) else { return }

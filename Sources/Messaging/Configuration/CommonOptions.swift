@@ -59,6 +59,7 @@ public enum ServiceRunner {
     /// Runs `services` in one `ServiceGroup`.
     public static func run(_ services: [any Service], logger: Logger) async throws {
         raiseOpenFileLimit(logger: logger)
+        returnLargeBuffersToTheSystem()
         var configuration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
@@ -67,6 +68,16 @@ public enum ServiceRunner {
         configuration.maximumGracefulShutdownDuration = maximumGracefulShutdown
         configuration.maximumCancellationDuration = .seconds(1)
         try await ServiceGroup(configuration: configuration).run()
+    }
+
+    /// Frames of up to a megabyte come and go: have malloc map every buffer over 128 KiB on
+    /// its own and unmap it when freed. glibc's default raises that threshold as large buffers
+    /// are freed, after which they come from heaps that rarely shrink, and memory taken by one
+    /// burst (a client sending megabytes) would stay taken after it left.
+    static func returnLargeBuffersToTheSystem() {
+        #if canImport(Glibc)
+        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
+        #endif
     }
 
     /// Lifts the soft limit on open files to the hard limit: every client connection is a file,
@@ -80,3 +91,9 @@ public enum ServiceRunner {
         }
     }
 }
+
+#if canImport(Glibc)
+/// glibc's `mallopt(3)` (malloc.h is not part of the Glibc module).
+@_silgen_name("mallopt")
+private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+#endif

@@ -87,6 +87,12 @@ final class ConnectionBudget: Sendable {
         }
     }
 
+    /// Whether replies waiting unread fill half the budget or more: the client is not
+    /// keeping up, and a large reply arriving now would not fit.
+    var isBacklogged: Bool {
+        state.withLock { $0.replyBytes >= maxBytes / 2 }
+    }
+
     /// A reply counted by ``reserveReply(bytes:)`` is written (or its connection is gone).
     func releaseReply(bytes: Int) {
         release { state in

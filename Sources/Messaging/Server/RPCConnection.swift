@@ -91,7 +91,9 @@ struct RPCConnection: Sendable {
         logger[metadataKey: "request-id"] = "\(RPCError.excerpt(envelope.idDescription))"
         logger[metadataKey: "method"] = "\(RPCError.excerpt(envelope.method ?? ""))"
         let rawID = envelope.rawID
-        let context = RPCRequestContext(logger: logger, rawID: rawID) { frame in
+        let context = RPCRequestContext(logger: logger, rawID: rawID, clientBacklog: { [budget, configuration] in
+            configuration.dropsUnreadReplies && budget.isBacklogged ? Self.droppedReply(budget: budget, service: configuration.service) : nil
+        }) { frame in
             await writeNotification(frame)
         }
         let started = ContinuousClock.now
@@ -140,11 +142,16 @@ struct RPCConnection: Sendable {
             budget.releaseReply(bytes: size)
             return
         }
-        let error = RPCError(.overloaded, "reply dropped: this connection already has replies waiting unread up to its limit of \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES); read replies as they come, then retry",
-                             service: service)
+        let error = Self.droppedReply(budget: budget, service: service)
         logger.notice("reply dropped: the client is not reading", metadata: ["bytes": "\(size)"])
         budget.beginWrite()
         await writeCounted(Frames.errorResponse(rawID: rawID, error: error))
+    }
+
+    /// The error that stands for a reply dropped because the client is not reading.
+    static func droppedReply(budget: ConnectionBudget, service: String) -> RPCError {
+        RPCError(.overloaded, "reply dropped: this connection already has replies waiting unread up to its limit of \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES); read replies as they come, then retry",
+                 service: service)
     }
 
     /// Writes a notification (progress) when it fits in a frame and in the budget; otherwise

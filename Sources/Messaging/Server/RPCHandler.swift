@@ -15,20 +15,59 @@ public struct RPCRequest: Sendable {
     /// Decodes `params` (absent params decode as `{}`).
     /// - Throws: a `DecodingError`, which the server answers with -32602.
     public func decodeParams<P: Decodable>(_ type: P.Type = P.self) throws -> P {
-        try JSONCoding.decode(P.self, from: envelope.params ?? ByteBuffer(string: "{}"))
+        let params = envelope.params ?? ByteBuffer(string: "{}")
+        do {
+            return try JSONCoding.decode(P.self, from: params)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            // Foundation says only "not valid JSON" for a number that does not fit an integer
+            // (`1.5`, `1e30`): find the field, so that the error can name it.
+            guard let field = Self.fieldWithNonIntegerNumber(in: params) else { throw DecodingError.dataCorrupted(context) }
+            throw DecodingError.dataCorrupted(.init(codingPath: [FieldKey(stringValue: field)], debugDescription: "not a whole number"))
+        }
     }
+
+    /// The first top-level member of `params` holding a number (or an array of numbers) that
+    /// is not a 64-bit integer.
+    static func fieldWithNonIntegerNumber(in params: ByteBuffer) -> String? {
+        params.withUnsafeReadableBytes { bytes -> String? in
+            guard let scanned = try? JSONScanner.scan(bytes) else { return nil }
+            for member in scanned.members where member.kind == .number || member.kind == .array {
+                let text = String(decoding: bytes[member.value], as: UTF8.self)
+                let tokens = text.split { "[], \n\r\t".contains($0) }
+                let numbers = tokens.filter { $0.first.map { $0 == "-" || $0.isNumber } ?? false }
+                if numbers.contains(where: { Int64($0) == nil }) {
+                    return String(decoding: bytes[member.key], as: UTF8.self)
+                }
+            }
+            return nil
+        }
+    }
+}
+
+/// A params member's name, as a coding key.
+struct FieldKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 /// What a handler may use while it serves one request.
 public struct RPCRequestContext: Sendable {
     /// A logger whose metadata names the request id and method.
     public var logger: Logger
+    /// Why a reply for this request would be dropped now (the client has replies waiting
+    /// unread up to its budget), or nil. The Gateway asks it as each forwarded reply arrives,
+    /// so that a reply nobody reads is never held in memory.
+    public let clientBacklog: @Sendable () -> RPCError?
     private let progressSink: @Sendable (ByteBuffer) async -> Void
     private let rawID: ByteBuffer?
 
-    public init(logger: Logger, rawID: ByteBuffer?, progressSink: @escaping @Sendable (ByteBuffer) async -> Void) {
+    public init(logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
+                progressSink: @escaping @Sendable (ByteBuffer) async -> Void) {
         self.logger = logger
         self.rawID = rawID
+        self.clientBacklog = clientBacklog
         self.progressSink = progressSink
     }
 
