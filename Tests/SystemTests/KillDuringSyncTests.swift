@@ -19,7 +19,7 @@ extension FaultSuite {
             var midSync = 0
             var checks: [String] = []
             for round in 1...Self.kills {
-                let before = try DatabaseSnapshot.read(database, ignoring: ["fetchedAt"])
+                let before = try DatabaseSnapshot.read(database, ignoring: ["fetchedAt", "usedAt"])
                 let client = try await system.connect(.characters)
                 let sync = Task { try await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(60)) }
                 let upstream = system.characterUpstream
@@ -34,7 +34,7 @@ extension FaultSuite {
                 let integrity = try DatabaseSnapshot.integrityCheck(database)
                 #expect(integrity == "ok", "round \(round): \(integrity)")
                 checks.append(integrity)
-                let after = try DatabaseSnapshot.read(database, ignoring: ["fetchedAt"])
+                let after = try DatabaseSnapshot.read(database, ignoring: ["fetchedAt", "usedAt"])
                 let lost = before.rowsMissing(from: after)
                 #expect(lost.count == 0, "round \(round): rows lost: \(lost.prefix(3))")
                 if round < Self.kills { try await system.restart(.characters) }

@@ -83,7 +83,7 @@ extension FaultSuite {
             let client = try await system.connect()
             _ = try await client.call(RPCMethods.favoritesAdd, IDParams(id: 1))
             let databases = [system.database(.characters), system.database(.universities)]
-            let before = try databases.map { try DatabaseSnapshot.read($0, ignoring: ["fetchedAt"]) }
+            let before = try databases.map { try DatabaseSnapshot.read($0, ignoring: ["fetchedAt", "usedAt"]) }
             let injections = [
                 ("universities.get", #"{"name":"x' OR '1'='1"}"#),
                 ("universities.get", #"{"name":"x\"; DROP TABLE university; --"}"#),
@@ -98,7 +98,7 @@ extension FaultSuite {
             }
             let matches = try await client.call(RPCMethods.universitiesList, .init(name: "%' OR 1=1 --"))
             #expect(matches.count == 0, "an injected LIKE pattern matches nothing")
-            let after = try databases.map { try DatabaseSnapshot.read($0, ignoring: ["fetchedAt"]) }
+            let after = try databases.map { try DatabaseSnapshot.read($0, ignoring: ["fetchedAt", "usedAt"]) }
             let lost = zip(before, after).flatMap { $0.rowsMissing(from: $1) }
             #expect(lost.count == 0, "nothing deleted or changed: \(lost.prefix(3))")
             #expect(try await client.call(RPCMethods.favoritesList, NoParams()).items.map(\.id) == [1])

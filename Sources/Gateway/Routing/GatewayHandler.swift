@@ -46,12 +46,12 @@ final class GatewayHandler: RPCHandler {
         let started = ContinuousClock.now
         do {
             let client = try await link.client()
-            guard let clientID = envelope.rawID, let idRange = envelope.idRange else {
+            guard let clientID = envelope.rawID else {
                 // A notification is sent as a request with the Gateway's own id, so that it
                 // stays in flight (and counts against every limit) until the service has
                 // finished it; the reply is dropped.
                 _ = try await client.send(timeout: requestTimeout) { serviceID in
-                    envelope.frame(insertingID: ByteBuffer(string: String(serviceID)))
+                    envelope.frame(withID: ByteBuffer(string: String(serviceID)))
                 }
                 return .none
             }
@@ -62,7 +62,7 @@ final class GatewayHandler: RPCHandler {
                     guard let range = notification.progressRequestIDRange else { return }
                     progress.forward(notification.frame(replacing: range, with: clientID))
                 }, dropReply: context.clientBacklog) { serviceID in
-                    envelope.frame(replacing: idRange, with: ByteBuffer(string: String(serviceID)))
+                    envelope.frame(withID: ByteBuffer(string: String(serviceID)))
                 }
             } catch {
                 await progress.drain()

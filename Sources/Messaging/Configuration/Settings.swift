@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// The environment variables of PROTOCOL.md §7, and the defaults they fall back to.
+/// The environment variables of docs/PROTOCOL.md §7, and the defaults they fall back to.
 public enum Setting: String, CaseIterable, Sendable {
     case gatewaySocket = "RNM_GATEWAY_SOCKET"
     case charactersSocket = "RNM_CHARACTERS_SOCKET"
@@ -72,7 +72,7 @@ public struct SettingError: Error, CustomStringConvertible {
     public var description: String { "\(setting.rawValue)=\(value) is not \(expected)" }
 }
 
-/// Default paths (PROTOCOL.md §7).
+/// Default paths (docs/PROTOCOL.md §7).
 public enum DefaultPaths {
     /// `$XDG_RUNTIME_DIR/rnm/<file>`, or `/tmp/rnm-<uid>/<file>`; the folder is created 0700 if missing.
     public static func socket(_ file: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

@@ -141,6 +141,14 @@ public struct Envelope: Sendable {
         return builder.finish()
     }
 
+    /// The framed message with `id` as its id: the id replaced, or for a notification inserted
+    /// (it becomes a request). This is how the Gateway forwards to a service; the result may be
+    /// longer than the payload, so its sender checks it against the frame limit.
+    public func frame(withID id: ByteBuffer) -> ByteBuffer {
+        if let idRange { return frame(replacing: idRange, with: id) }
+        return frame(insertingID: id)
+    }
+
     /// A copy of a notification's payload, framed, with `"id":<id>,` inserted after its
     /// opening brace: the notification becomes a request with that id.
     public func frame(insertingID id: ByteBuffer) -> ByteBuffer {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The one typed error of the protocol (PROTOCOL.md §4): every failure that crosses a socket
+/// The one typed error of the protocol (docs/PROTOCOL.md §4): every failure that crosses a socket
 /// is one of these, and ``Code`` is the only place codes and retryability are decided.
 public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// A wire error code.

@@ -8,7 +8,7 @@ public struct PlaceRef: Codable, Sendable, Equatable {
     }
 }
 
-/// A Rick and Morty character (PROTOCOL.md §6).
+/// A Rick and Morty character (docs/PROTOCOL.md §6).
 public struct Character: Codable, Sendable, Equatable {
     public var id: Int
     public var name: String
@@ -39,7 +39,7 @@ public struct Character: Codable, Sendable, Equatable {
     }
 }
 
-/// A location (PROTOCOL.md §6).
+/// A location (docs/PROTOCOL.md §6).
 public struct Location: Codable, Sendable, Equatable {
     public var id: Int
     public var name: String
@@ -58,7 +58,7 @@ public struct Location: Codable, Sendable, Equatable {
     }
 }
 
-/// An episode (PROTOCOL.md §6).
+/// An episode (docs/PROTOCOL.md §6).
 public struct Episode: Codable, Sendable, Equatable {
     public var id: Int
     public var name: String

@@ -1,9 +1,9 @@
-/// Where an answer came from (PROTOCOL.md §5).
+/// Where an answer came from (docs/PROTOCOL.md §5).
 public enum Source: String, Codable, Sendable {
     case upstream, cache
 }
 
-/// The freshness fields every result built from upstream data carries (PROTOCOL.md §5).
+/// The freshness fields every result built from upstream data carries (docs/PROTOCOL.md §5).
 public struct Freshness: Codable, Sendable, Equatable {
     /// Where this answer came from.
     public var source: Source

@@ -17,7 +17,7 @@ public struct NoParams: Codable, Sendable, Equatable {
     public init() {}
 }
 
-/// Every method of PROTOCOL.md §6.
+/// Every method of docs/PROTOCOL.md §6.
 public enum RPCMethods {
     // CharacterService
     public static let charactersList = RPCMethod<CharacterListParams, Fresh<Page<Character>>>("characters.list")
@@ -45,7 +45,7 @@ public enum RPCMethods {
     // Gateway
     public static let gatewayHealth = RPCMethod<NoParams, GatewayHealth>("gateway.health")
 
-    /// The service each method prefix belongs to (PROTOCOL.md §6).
+    /// The service each method prefix belongs to (docs/PROTOCOL.md §6).
     public static func service(forPrefix prefix: Substring) -> ServiceName? {
         switch prefix {
         case "characters", "locations", "episodes", "favorites": .characters

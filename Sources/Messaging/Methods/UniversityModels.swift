@@ -1,4 +1,4 @@
-/// A university (PROTOCOL.md §6).
+/// A university (docs/PROTOCOL.md §6).
 public struct University: Codable, Sendable, Equatable {
     public var name: String
     public var country: String

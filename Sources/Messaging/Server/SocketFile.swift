@@ -29,7 +29,7 @@ public enum SocketFileError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The socket file rules of PROTOCOL.md §1: directory created 0770, socket 0660, a dead file
+/// The socket file rules of docs/PROTOCOL.md §1: directory created 0770, socket 0660, a dead file
 /// reclaimed, a live one refused, the file removed on shutdown (only if it is still ours).
 public enum SocketFile {
     /// The file's identity (device, inode), to tell our socket from one that replaced it.

@@ -62,7 +62,7 @@ public struct JSONObjectWriter {
         buffer.writeStaticString(value ? "true" : "false")
     }
 
-    /// The freshness fields of PROTOCOL.md §5.
+    /// The freshness fields of docs/PROTOCOL.md §5.
     public mutating func freshness(_ freshness: Freshness) {
         string("source", freshness.source.rawValue)
         bool("stale", freshness.stale)
