@@ -52,6 +52,22 @@ struct ClientTests {
         await server.cancel()
     }
 
+    @Test("a call cancelled before it is registered fails at once with CancellationError, not at its deadline")
+    func cancelledBeforeRegistered() async throws {
+        let server = try await RunningServer.start(handler: TestHandler())
+        let client = try await server.connect()
+        let started = ContinuousClock.now
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }  // cancelled before the request is registered
+            return try await client.call(RPCMethod<NoParams, ValueResult>("hang"), NoParams(), timeout: .seconds(30))
+        }
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(try await client.call(sleepMethod, .init(ms: 0, value: 2)).value == 2)
+        await client.close()
+        await server.cancel()
+    }
+
     @Test("progress notifications reach the caller of their request, in order")
     func progress() async throws {
         let server = try await RunningServer.start(handler: TestHandler())

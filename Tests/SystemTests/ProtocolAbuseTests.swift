@@ -137,18 +137,11 @@ final class IdleSockets {
 
     init(count: Int, path: String) throws {
         for _ in 0..<count {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw ChildProcessError(message: "socket(): errno \(errno)") }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-                buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1))
+            do {
+                descriptors.append(try connectedUnixSocket(path))
+            } catch {
+                throw ChildProcessError(message: "\(error) after \(descriptors.count) connections")
             }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            descriptors.append(fd)
-            guard connected == 0 else { throw ChildProcessError(message: "connect(): errno \(errno) after \(descriptors.count - 1) connections") }
         }
     }
 

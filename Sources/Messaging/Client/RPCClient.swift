@@ -69,7 +69,7 @@ public final class RPCClient: Sendable {
 
     /// Connects to the socket at `path`.
     /// - Throws: ``RPCError`` -32003 naming the service and the path when nothing answers there.
-    public static func connect(socketPath: String, service: String, maxFrameBytes: Int = 1_048_576,
+    public static func connect(socketPath: String, service: String, maxFrameBytes: Int = Defaults.maxFrameBytes,
                                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> RPCClient {
         let box = ClientBox()
         do {

@@ -24,8 +24,8 @@ public struct RPCServerConfiguration: Sendable {
     /// service, whose one client is the Gateway, which always reads).
     public var dropsUnreadReplies: Bool
 
-    public init(socketPath: String, maxFrameBytes: Int = 1_048_576, frameTimeout: Duration = .seconds(10),
-                service: String, maxInFlightPerConnection: Int = 4096, connectionBufferBytes: Int = 4 * 1_048_576,
+    public init(socketPath: String, maxFrameBytes: Int = Defaults.maxFrameBytes, frameTimeout: Duration = .seconds(10),
+                service: String, maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection, connectionBufferBytes: Int = Defaults.connectionBufferBytes,
                 dropsUnreadReplies: Bool = false) {
         self.dropsUnreadReplies = dropsUnreadReplies
         self.socketPath = socketPath

@@ -1,4 +1,5 @@
 import Foundation
+import Messaging
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -19,7 +20,7 @@ public final class URLSessionFetcher: HTTPFetching {
     ///   - baseURL: e.g. `https://rickandmortyapi.com/api` (a trailing slash is dropped).
     ///   - timeoutMilliseconds: for one request, connect to last byte.
     ///   - maxBodyBytes: the largest response body accepted (`RNM_UPSTREAM_MAX_BYTES`).
-    public init(baseURL: String, timeoutMilliseconds: Int, maxBodyBytes: Int = 16 * 1_048_576) {
+    public init(baseURL: String, timeoutMilliseconds: Int, maxBodyBytes: Int = Defaults.upstreamMaxBytes) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeoutMilliseconds = timeoutMilliseconds
         let configuration = URLSessionConfiguration.ephemeral

@@ -7,17 +7,7 @@ final class BlockingSocket: @unchecked Sendable {
     private var descriptor: Int32
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ChildProcessError(message: "socket(): errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1))
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { throw ChildProcessError(message: "connect(): errno \(errno)") }
+        descriptor = try connectedUnixSocket(path)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
@@ -51,4 +41,24 @@ final class BlockingSocket: @unchecked Sendable {
     }
 
     deinit { close() }
+}
+
+/// A plain blocking socket connected to the Unix socket at `path`.
+func connectedUnixSocket(_ path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ChildProcessError(message: "socket(): errno \(errno)") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1))
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else {
+        let code = errno
+        Glibc.close(fd)
+        throw ChildProcessError(message: "connect(): errno \(code)")
+    }
+    return fd
 }
