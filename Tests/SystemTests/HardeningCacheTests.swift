@@ -50,10 +50,10 @@ extension FaultSuite.Hardening {
         }
     }
 
-    @Test("an upstream redirect to another host is not followed: 0 requests reach it, nothing is cached")
+    @Test("the upstream stays the upstream: a redirect to another host is not followed (0 requests reach it, nothing cached); a body over the limit is abandoned")
     func redirectToAnotherHost() async throws {
         let trap = try await TestUpstream.start(host: "127.0.0.2") { _ in .json(#"{"id":1,"name":"Evil Rick"}"#) }
-        try await RnmSystem.with { system in
+        try await RnmSystem.with(settings: ["RNM_UPSTREAM_MAX_BYTES": "65536"]) { system in
             let trapURL = trap.baseURL
             system.characterFixtures.override = { request in
                 request.path.hasPrefix("/api/character/1") ? .redirect(to: trapURL + "/api/character/1") : nil
@@ -70,6 +70,14 @@ extension FaultSuite.Hardening {
             }
             let followed = try await client.call(RPCMethods.charactersImage, IDParams(id: 1))
             #expect(Data(base64Encoded: followed.bytes) == RickAndMortyFixtures.avatar(2))
+            // A body over RNM_UPSTREAM_MAX_BYTES.
+            let big = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 100_000)
+            system.characterFixtures.override = { request in
+                request.path.hasSuffix("/avatar/8.jpeg") ? UpstreamResponse(status: 200, contentType: "image/png", body: big) : nil
+            }
+            let tooBig = await rpcError { try await client.call(RPCMethods.charactersImage, IDParams(id: 8)) }
+            #expect(tooBig?.code == .upstreamUnavailable && tooBig?.message.contains("larger than 65536") == true,
+                    "\(String(describing: tooBig))")
             await client.close()
             let rows = try await DatabaseQueue(path: system.database(.characters)).read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM character WHERE id = 1") ?? 0
