@@ -21,20 +21,39 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
+        // The wire: framing, envelope, errors, server, client.
         .target(
             name: "Messaging",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The API: the method table and every payload type, shared by rnmctl, the Gateway and
+        // the services.
+        .target(
+            name: "RnmAPI",
+            dependencies: ["Messaging"]
+        ),
+        // The runtime every process shares: options, settings, logging, the service runner.
+        .target(
+            name: "ServiceRuntime",
+            dependencies: [
+                "Messaging",
+                "RnmAPI",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What both caching services share: the upstream fetcher, single flight, results.
         .target(
             name: "ServiceKit",
             dependencies: [
                 "Messaging",
+                "RnmAPI",
+                "ServiceRuntime",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -42,12 +61,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "Gateway",
-            dependencies: ["Messaging"]
+            dependencies: ["Messaging", "RnmAPI", "ServiceRuntime"]
         ),
         .executableTarget(
             name: "CharacterService",
             dependencies: [
                 "Messaging",
+                "RnmAPI",
+                "ServiceRuntime",
                 "ServiceKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -56,6 +77,8 @@ let package = Package(
             name: "UniversityService",
             dependencies: [
                 "Messaging",
+                "RnmAPI",
+                "ServiceRuntime",
                 "ServiceKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -64,6 +87,8 @@ let package = Package(
             name: "rnmctl",
             dependencies: [
                 "Messaging",
+                "RnmAPI",
+                "ServiceRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -71,6 +96,7 @@ let package = Package(
             name: "RnmBench",
             dependencies: [
                 "Messaging",
+                "RnmAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -82,6 +108,8 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "Messaging",
+                "RnmAPI",
+                "ServiceRuntime",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -95,33 +123,34 @@ let package = Package(
             name: "MessagingTests",
             dependencies: [
                 "Messaging",
+                "RnmAPI",
                 "TestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "UniversityService", "CharacterService", "TestSupport", "Messaging"]
+            dependencies: ["Gateway", "UniversityService", "CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime"]
         ),
         .testTarget(
             name: "CharacterServiceTests",
-            dependencies: ["CharacterService", "TestSupport", "Messaging", "ServiceKit",
+            dependencies: ["CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "ServiceKit",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "RnmctlTests",
-            dependencies: ["TestSupport", "Messaging", "Gateway", "CharacterService", "UniversityService", "rnmctl"]
+            dependencies: ["TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "Gateway", "CharacterService", "UniversityService", "rnmctl"]
         ),
         .testTarget(
             name: "SystemTests",
-            dependencies: ["TestSupport", "Messaging", "Gateway", "CharacterService", "UniversityService",
+            dependencies: ["TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "Gateway", "CharacterService", "UniversityService",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .testTarget(
             name: "UniversityServiceTests",
-            dependencies: ["UniversityService", "TestSupport", "Messaging", "ServiceKit"]
+            dependencies: ["UniversityService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "ServiceKit"]
         ),
     ]
 )

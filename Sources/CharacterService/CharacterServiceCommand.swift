@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import ServiceRuntime
 
 /// `CharacterService`: serves characters, locations, episodes and favorites on a Unix socket.
 @main

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import ServiceRuntime
 
 /// `Gateway`: the one socket clients talk to; routes each request to its service.
 @main

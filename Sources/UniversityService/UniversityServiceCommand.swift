@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import ServiceRuntime
 
 /// `UniversityService`: serves universities on a Unix socket.
 @main

@@ -1,6 +1,7 @@
 import Foundation
 import Messaging
 import NIOCore
+import RnmAPI
 import ServiceLifecycle
 import TestSupport
 @testable import Gateway

@@ -1,9 +1,10 @@
 import Foundation
-import TestSupport
 import Messaging
 import NIOCore
 import NIOPosix
+import RnmAPI
 import Synchronization
+import TestSupport
 import Testing
 
 private let sleepMethod = RPCMethod<SleepParams, ValueResult>("sleep")

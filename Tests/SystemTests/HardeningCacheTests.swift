@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Messaging
 import NIOCore
+import RnmAPI
+import ServiceRuntime
 import TestSupport
 import Testing
 

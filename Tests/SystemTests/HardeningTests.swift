@@ -1,8 +1,10 @@
 import Foundation
 import Messaging
 import NIOCore
-import TestSupport
+import RnmAPI
+import ServiceRuntime
 import Synchronization
+import TestSupport
 import Testing
 
 extension FaultSuite {

@@ -1,5 +1,6 @@
 import Foundation
 import Messaging
+import RnmAPI
 import TestSupport
 import Testing
 

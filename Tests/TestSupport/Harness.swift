@@ -4,6 +4,7 @@ import Messaging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import ServiceRuntime
 import Synchronization
 
 /// Thrown when a wait passes its deadline.
@@ -102,10 +103,10 @@ public struct RunningServer: Sendable {
                              maxFrameBytes: Int = 1_048_576, maxInFlight: Int = 4096) async throws -> RunningServer {
         let path = directory + "/" + name
         return try await start(socketPath: path) { onListening in
-            [RPCServer(
+            [ServerService(RPCServer(
                 configuration: .init(socketPath: path, maxFrameBytes: maxFrameBytes, service: "test", maxInFlightPerConnection: maxInFlight),
                 handler: handler, logger: testLogger(), onListening: onListening
-            )]
+            ))]
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import RnmAPI
 import Synchronization
 
 /// A request the test upstream received.

@@ -1,6 +1,7 @@
 import Foundation
 import Messaging
 import NIOCore
+import RnmAPI
 import TestSupport
 import Testing
 

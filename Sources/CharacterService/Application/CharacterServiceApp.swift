@@ -1,8 +1,10 @@
 import Foundation
 import Logging
 import Messaging
+import RnmAPI
 import ServiceKit
 import ServiceLifecycle
+import ServiceRuntime
 
 /// Everything the CharacterService needs to start.
 struct CharacterServiceConfiguration: Sendable {
@@ -27,21 +29,20 @@ struct CharacterServiceConfiguration: Sendable {
     var maxListPages: Int = Defaults.charactersMaxListPages
 }
 
-/// Builds the CharacterService; tests call this with test settings and dependencies.
+/// Builds the CharacterService; tests call this with test settings.
 enum CharacterServiceApp {
     static func build(configuration: CharacterServiceConfiguration, logger: Logger,
-                      fetcher: (any HTTPFetching)? = nil, clock: any WallClock = SystemWallClock(),
                       onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try CharacterDatabase(path: configuration.databasePath)
-        let upstream = RickAndMortyAPI(fetcher: fetcher ?? URLSessionFetcher(
+        let upstream = RickAndMortyAPI(fetcher: URLSessionFetcher(
             baseURL: configuration.upstreamURL, timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds,
             maxBodyBytes: configuration.upstreamMaxBytes))
-        let catalog = CharacterCatalog(database: database, upstream: upstream, clock: clock,
+        let catalog = CharacterCatalog(database: database, upstream: upstream,
                                        maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger,
                                        maxFilteredPages: configuration.maxListPages)
         let router = CharacterRoutes.router(catalog: catalog, syncConcurrency: configuration.syncConcurrency,
-                                            maxParamBytes: configuration.maxParamBytes, started: Date())
+                                            maxParamBytes: configuration.maxParamBytes)
         let server = RPCServer(
             configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
                                  frameTimeout: configuration.frameTimeout,
@@ -50,6 +51,6 @@ enum CharacterServiceApp {
                                  connectionBufferBytes: configuration.connectionBufferBytes),
             handler: router, logger: logger, onListening: onListening
         )
-        return [server]
+        return [ServerService(server)]
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Messaging
+import RnmAPI
 import ServiceKit
 
 /// Avatars: fetched once, kept (they do not change), typed by their bytes.
@@ -14,9 +15,9 @@ struct Avatars: Sendable {
         }
         do {
             let image = try await flights.run(id) {
-                let bytes = try await catalog.upstreamCall { () async throws(UpstreamError) in try await catalog.upstream.avatar(id: id) }
+                let bytes = try await catalog.health.recording { () async throws(UpstreamError) in try await catalog.upstream.avatar(id: id) }
                 guard let bytes, let type = ImageKind.contentType(of: bytes) else { throw CharacterError.noAvatar(id: id) }
-                let now = catalog.clock.now()
+                let now = Date()
                 try await database.storeImage(id: id, contentType: type, bytes: bytes, fetchedAt: now)
                 return StoredImage(contentType: type, bytes: bytes, fetchedAt: now)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Messaging
+import RnmAPI
 import ServiceKit
 
 /// A list page's answer: records as stored, and how fresh they are.
@@ -24,8 +25,7 @@ struct RecordAnswer: Sendable {
 /// an error. Identical upstream fetches in flight are made once.
 struct CharacterCatalog: Sendable {
     let database: CharacterDatabase
-    let upstream: any RickAndMortyUpstream
-    let clock: any WallClock
+    let upstream: RickAndMortyAPI
     /// Seconds a cached answer is served without asking the upstream.
     let maxAge: Double
     let health: UpstreamHealth
@@ -40,19 +40,30 @@ struct CharacterCatalog: Sendable {
     static let touchInterval: TimeInterval = 60
 
     private func isFresh(_ date: Date) -> Bool {
-        maxAge > 0 && clock.now().timeIntervalSince(date) < maxAge
+        maxAge > 0 && Date().timeIntervalSince(date) < maxAge
     }
 
-    /// Runs an upstream call, recording its outcome for health.
-    func upstreamCall<T: Sendable>(_ body: () async throws(UpstreamError) -> T) async throws(UpstreamError) -> T {
-        do {
-            let value = try await body()
-            health.recordSuccess(at: clock.now())
-            return value
-        } catch {
-            health.recordFailure(error)
-            throw error
-        }
+    /// When the service started, for health.
+    var started = Date()
+
+    /// `characters.health`.
+    func healthReport() async throws -> ServiceHealth {
+        health.report(service: .characters, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts())
+    }
+
+    // MARK: Favorites
+
+    /// Marks character `id` a favorite (it must exist: it is fetched if not cached) or not.
+    func setFavorite(id: Int, _ favorite: Bool) async throws {
+        if favorite { _ = try await record(.character, id: id) }
+        try await database.setFavorite(id: id, favorite, at: Date())
+    }
+
+    /// The favorite characters' stored JSON, oldest favorite first.
+    func favorites() async throws -> [Data] {
+        let ids = try await database.favoriteIDs()
+        let records = try await database.records(.character, ids: ids)
+        return ids.compactMap { records[$0]?.json }
     }
 
     // MARK: Lists
@@ -68,10 +79,10 @@ struct CharacterCatalog: Sendable {
         }
         do {
             let (fetched, fetchedAt) = try await pageFlights.run("\(resource.rawValue)?\(filterKey)#\(page)") { [self] in
-                let fetched = try await upstreamCall { () async throws(UpstreamError) in
+                let fetched = try await health.recording { () async throws(UpstreamError) in
                     try await upstream.page(resource, page: page, filters: filters)
                 }
-                let now = clock.now()
+                let now = Date()
                 // A page past the end is not stored: its answer follows from the list's totals,
                 // and storing every page number asked for would let a client grow the cache.
                 if !(fetched.records.isEmpty && page > 1) {
@@ -114,7 +125,7 @@ struct CharacterCatalog: Sendable {
 
     private func cachedPage(_ resource: Resource, filterKey: String, page: Int) async throws -> (answer: PageAnswer, fetchedAt: Date)? {
         guard let stored = try await database.page(resource: resource, filterKey: filterKey, number: page) else { return nil }
-        let now = clock.now()
+        let now = Date()
         if !filterKey.isEmpty, now.timeIntervalSince(stored.usedAt) > Self.touchInterval {
             try await database.touch(resource: resource, filterKey: filterKey, number: page, at: now)
         }
@@ -154,7 +165,7 @@ struct CharacterCatalog: Sendable {
         let needed = ids.filter { found[$0].map { !isFresh($0.fetchedAt) } ?? true }
         let oldest = found.values.map(\.fetchedAt).min()
         guard !needed.isEmpty else {
-            return (found, Freshness(source: .cache, fetchedAt: (oldest ?? clock.now()).rfc3339), [])
+            return (found, Freshness(source: .cache, fetchedAt: (oldest ?? Date()).rfc3339), [])
         }
         do {
             let (fetched, now) = try await fetchRecords(resource, ids: needed).pair
@@ -167,7 +178,7 @@ struct CharacterCatalog: Sendable {
                 throw CharacterError.upstreamUnavailable(what: "\(resource.plural) \(needed.map(String.init).joined(separator: ","))", error)
             }
             let unchecked = Set(needed.filter { found[$0] == nil })
-            return (found, Freshness(source: .cache, stale: true, fetchedAt: (oldest ?? clock.now()).rfc3339, upstreamError: error.description),
+            return (found, Freshness(source: .cache, stale: true, fetchedAt: (oldest ?? Date()).rfc3339, upstreamError: error.description),
                     unchecked)
         }
     }
@@ -222,8 +233,8 @@ struct CharacterCatalog: Sendable {
     private func fetchRecords(_ resource: Resource, ids: [Int]) async throws -> Fetched<[FetchedRecord]> {
         let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
         return try await recordFlights.run(key) { [self] in
-            let records = try await upstreamCall { () async throws(UpstreamError) in try await upstream.records(resource, ids: ids) }
-            let now = clock.now()
+            let records = try await health.recording { () async throws(UpstreamError) in try await upstream.records(resource, ids: ids) }
+            let now = Date()
             try await database.store(records: records, resource: resource, fetchedAt: now)
             return Fetched(value: records, at: now)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Messaging
+import RnmAPI
 import ServiceKit
 
 /// `characters.sync`: mirrors every page of characters, locations and episodes, a bounded

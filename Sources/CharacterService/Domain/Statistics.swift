@@ -1,6 +1,7 @@
 import Foundation
 import Messaging
 import NIOCore
+import RnmAPI
 import ServiceKit
 
 /// `characters.stats`: counts per status, from the upstream's `info.count` of each status

@@ -1,12 +1,13 @@
 import Foundation
 import Messaging
 import NIOCore
+import RnmAPI
 import ServiceKit
 
 /// The `characters.*`, `locations.*`, `episodes.*` and `favorites.*` methods. Results are
 /// written by splicing stored record JSON; records are never decoded to answer.
 enum CharacterRoutes {
-    static func router(catalog: CharacterCatalog, syncConcurrency: Int, maxParamBytes: Int, started: Date) -> RPCRouter {
+    static func router(catalog: CharacterCatalog, syncConcurrency: Int, maxParamBytes: Int) -> RPCRouter {
         var router = RPCRouter(service: ServiceName.characters.rawValue)
         let validate = ParamsValidation(maxParamBytes: maxParamBytes)
         let avatars = Avatars(catalog: catalog)
@@ -80,29 +81,21 @@ enum CharacterRoutes {
         }
         router.register(RPCMethods.favoritesAdd) { params, _ in
             let id = try validate.id(params.id)
-            _ = try await catalog.record(.character, id: id)  // it must exist (and is now cached)
-            try await catalog.database.setFavorite(id: id, true, at: catalog.clock.now())
+            try await catalog.setFavorite(id: id, true)
             return FavoriteState(id: id, favorite: true)
         }
         router.register(RPCMethods.favoritesRemove) { params, _ in
             let id = try validate.id(params.id)
-            try await catalog.database.setFavorite(id: id, false, at: catalog.clock.now())
+            try await catalog.setFavorite(id: id, false)
             return FavoriteState(id: id, favorite: false)
         }
         router.registerEncoded(RPCMethods.favoritesList) { _, _ in
-            let ids = try await catalog.database.favoriteIDs()
-            let records = try await catalog.database.records(.character, ids: ids)
             var writer = JSONObjectWriter()
-            writer.array("items", ids.compactMap { records[$0]?.json })
+            writer.array("items", try await catalog.favorites())
             return writer.finish()
         }
         router.register(RPCMethods.charactersHealth) { _, _ in
-            let upstream = catalog.health.snapshot
-            return ServiceHealth(service: ServiceName.characters.rawValue, status: upstream.failing ? "degraded" : "ok",
-                                 version: rnmVersion, uptimeSeconds: Date().timeIntervalSince(started),
-                                 cache: try await catalog.database.counts(),
-                                 upstream: .init(url: catalog.upstream.baseURL, lastSuccessAt: upstream.lastSuccessAt?.rfc3339,
-                                                 lastError: upstream.lastError))
+            try await catalog.healthReport()
         }
         return router
     }

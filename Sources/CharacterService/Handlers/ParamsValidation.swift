@@ -1,4 +1,5 @@
 import Messaging
+import RnmAPI
 
 /// Checks params and turns them into upstream filters (docs/PROTOCOL.md §6). Every string
 /// parameter has a length limit, so no request can make a service do unbounded work or store

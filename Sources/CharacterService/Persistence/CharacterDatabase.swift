@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import ServiceKit
 import Messaging
+import RnmAPI
+import ServiceKit
 
 /// A stored record: its protocol-shaped JSON and when it was fetched.
 struct StoredRecord: Sendable {

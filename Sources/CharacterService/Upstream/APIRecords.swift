@@ -1,5 +1,6 @@
 import Foundation
 import Messaging
+import RnmAPI
 import ServiceKit
 
 /// A record as fetched: the fields the service indexes, and the record in the protocol's shape,

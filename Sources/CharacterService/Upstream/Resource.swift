@@ -5,15 +5,6 @@ enum Resource: String, Sendable, CaseIterable {
     /// The SQLite table holding this kind.
     var table: String { rawValue }
 
-    /// The filters the API accepts for this kind, in a fixed order.
-    var filterNames: [String] {
-        switch self {
-        case .character: ["name", "status", "species", "type", "gender"]
-        case .location: ["name", "type", "dimension"]
-        case .episode: ["name", "episode"]
-        }
-    }
-
     /// Plural, for messages.
     var plural: String { rawValue + "s" }
 }

@@ -10,26 +10,17 @@ struct FetchedPage: Sendable {
     static let empty = FetchedPage(count: 0, pages: 0, records: [])
 }
 
-/// Where characters, locations, episodes and avatars come from.
-protocol RickAndMortyUpstream: Sendable {
-    var baseURL: String { get }
-    /// A page of a list; an empty page (not an error) past the end or when nothing matches.
-    func page(_ resource: Resource, page: Int, filters: [(String, String)]) async throws(UpstreamError) -> FetchedPage
-    /// The records with these ids; missing ids are left out.
-    func records(_ resource: Resource, ids: [Int]) async throws(UpstreamError) -> [FetchedRecord]
-    /// An avatar's bytes; nil when there is none.
-    func avatar(id: Int) async throws(UpstreamError) -> Data?
-}
-
-/// The Rick and Morty REST API, called only at its configured base.
-struct RickAndMortyAPI: RickAndMortyUpstream {
-    let fetcher: any HTTPFetching
+/// The Rick and Morty REST API, called only at its configured base: where characters,
+/// locations, episodes and avatars come from.
+struct RickAndMortyAPI: Sendable {
+    let fetcher: URLSessionFetcher
 
     /// Ids per multi-id request, to keep URLs short.
     static let idsPerRequest = 200
 
     var baseURL: String { fetcher.baseURL }
 
+    /// A page of a list; an empty page (not an error) past the end or when nothing matches.
     func page(_ resource: Resource, page: Int, filters: [(String, String)]) async throws(UpstreamError) -> FetchedPage {
         let answer = try await fetcher.get(path: "/\(resource.rawValue)", query: [("page", String(page))] + filters)
         if answer.status == 404, Self.isNothingHere(answer.body) { return .empty }
@@ -39,6 +30,7 @@ struct RickAndMortyAPI: RickAndMortyUpstream {
         return FetchedPage(count: info.count, pages: info.pages, records: (decoded.results ?? []).map(\.record))
     }
 
+    /// The records with these ids; missing ids are left out.
     func records(_ resource: Resource, ids: [Int]) async throws(UpstreamError) -> [FetchedRecord] {
         var records: [FetchedRecord] = []
         var start = 0
@@ -58,6 +50,7 @@ struct RickAndMortyAPI: RickAndMortyUpstream {
         return records
     }
 
+    /// An avatar's bytes; nil when there is none.
     func avatar(id: Int) async throws(UpstreamError) -> Data? {
         let answer = try await fetcher.get(path: "/character/avatar/\(id).jpeg", query: [])
         if answer.status == 404 { return nil }

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 import Messaging
+import RnmAPI
 import ServiceLifecycle
+import ServiceRuntime
 
 /// Everything the Gateway needs to start.
 struct GatewayConfiguration: Sendable {
@@ -43,6 +45,6 @@ enum GatewayApp {
             handler: handler, logger: logger, onListening: onListening
         )
         // Shut down in reverse: the server drains its requests first, then the links close.
-        return links + [server]
+        return links + [ServerService(server)]
     }
 }

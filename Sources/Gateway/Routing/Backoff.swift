@@ -12,8 +12,4 @@ struct Backoff: Sendable {
         let nanoseconds = ceiling.components.seconds * 1_000_000_000 + ceiling.components.attoseconds / 1_000_000_000
         return .nanoseconds(Int64.random(in: (nanoseconds / 2)...max(nanoseconds / 2, nanoseconds)))
     }
-
-    mutating func reset() {
-        attempt = 0
-    }
 }

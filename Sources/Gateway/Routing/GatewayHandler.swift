@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Messaging
 import NIOCore
+import RnmAPI
 import Synchronization
 
 /// Routes each request by its method's prefix and forwards it as bytes: only `id` and
@@ -22,9 +23,7 @@ final class GatewayHandler: RPCHandler {
 
     func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
         let method = request.method
-        let prefix = method.prefix { $0 != "." }
-        let hasName = method.count > prefix.count + 1  // "<prefix>.<name>"
-        switch hasName ? RPCMethods.service(forPrefix: prefix) : nil {
+        switch RPCMethods.service(answering: method) {
         case .gateway where method == RPCMethods.gatewayHealth.name:
             return .result(try JSONCoding.encode(await health()))
         case .some(let service) where service != .gateway:
@@ -100,9 +99,8 @@ final class GatewayHandler: RPCHandler {
     private static func probe(_ link: ServiceLink) async -> GatewayHealth.ServiceState {
         let started = ContinuousClock.now
         do {
-            let client = try await link.client()
-            let reply = try await client.call(method: "\(link.service.rawValue).health", params: nil, timeout: .seconds(2))
-            _ = try RPCClient.decodeResult(ServiceHealth.self, from: reply, service: link.service.rawValue)
+            guard let method = RPCMethods.health(of: link.service) else { throw RPCError(.methodNotFound, "no health method", service: link.service.rawValue) }
+            _ = try await link.client().call(method, NoParams(), timeout: .seconds(2))
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             return .init(status: "up", latencyMs: (milliseconds * 1000).rounded() / 1000, lastError: nil)

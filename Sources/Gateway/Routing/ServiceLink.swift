@@ -1,6 +1,7 @@
 import Logging
 import Messaging
 import NIOCore
+import RnmAPI
 import ServiceLifecycle
 import Synchronization
 
@@ -10,22 +11,27 @@ import Synchronization
 /// with -32003 and a background loop reconnects with capped exponential backoff and jitter, so
 /// a restarted service is served again within a second of being up.
 final class ServiceLink: Service, Sendable {
+    /// Where the link is. Every transition happens under one lock.
+    private enum State {
+        /// Not connected yet: the next request connects.
+        case idle
+        /// The first connection attempt, which every caller waiting for it shares.
+        case connecting(Task<RPCClient, any Error>)
+        /// Connected.
+        case connected(RPCClient)
+        /// The service is away: requests fail at once while the background loop reconnects.
+        case reconnecting(lastError: String)
+        /// Shut down.
+        case stopped
+    }
+
     let service: ServiceName
     let socketPath: String
     private let maxFrameBytes: Int
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = Mutex(State.idle)
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
-
-    private struct State {
-        var client: RPCClient?
-        /// The connection attempt under way, which every caller shares.
-        var connecting: Task<RPCClient, any Error>?
-        var lastError: String?
-        var reconnecting = false
-        var stopping = false
-    }
 
     init(service: ServiceName, socketPath: String, maxFrameBytes: Int, logger: Logger) {
         self.service = service
@@ -37,67 +43,89 @@ final class ServiceLink: Service, Sendable {
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// The connection, made now if there is none and no reconnection is under way.
+    /// The connection, made now if there is none yet.
     /// - Throws: -32003 naming the service, at once, when it cannot be reached.
     func client() async throws -> RPCClient {
-        let (client, reconnecting, lastError) = state.withLock { ($0.client, $0.reconnecting, $0.lastError) }
-        if let client, client.isActive { return client }
-        if reconnecting { throw unavailable(lastError) }
-        return try await connect()
-    }
-
-    /// Connects, or joins the attempt already under way: a burst of first requests makes one
-    /// connection, not one each.
-    private func connect() async throws -> RPCClient {
-        let attempt = state.withLock { state -> Task<RPCClient, any Error> in
-            if let attempt = state.connecting { return attempt }
-            let attempt = Task { try await self.makeConnection() }
-            state.connecting = attempt
-            return attempt
+        enum Next { case use(RPCClient), wait(Task<RPCClient, any Error>), fail(String) }
+        let next = state.withLock { state -> Next in
+            switch state {
+            case .connected(let client) where client.isActive:
+                return .use(client)
+            case .connected, .idle:
+                // A closed connection not yet noticed, or never connected: connect now.
+                let attempt = Task { try await self.connect() }
+                state = .connecting(attempt)
+                return .wait(attempt)
+            case .connecting(let attempt):
+                return .wait(attempt)
+            case .reconnecting(let lastError):
+                return .fail(lastError)
+            case .stopped:
+                return .fail("the Gateway is shutting down")
+            }
         }
-        defer { state.withLock { if $0.connecting == attempt { $0.connecting = nil } } }
-        return try await attempt.value
+        switch next {
+        case .use(let client): return client
+        case .wait(let attempt): return try await attempt.value
+        case .fail(let reason): throw unavailable(reason)
+        }
     }
 
-    private func unavailable(_ reason: String?) -> RPCError {
-        RPCError(.serviceUnavailable, "the \(service.rawValue) service is unavailable: \(reason ?? "not connected")", service: service.rawValue)
+    private func unavailable(_ reason: String) -> RPCError {
+        RPCError(.serviceUnavailable, "the \(service.rawValue) service is unavailable: \(reason)", service: service.rawValue)
     }
 
-    private func makeConnection() async throws -> RPCClient {
+    /// One connection attempt: connected on success; on failure, reconnecting in the background.
+    private func connect() async throws -> RPCClient {
         do {
             let client = try await RPCClient.connect(socketPath: socketPath, service: service.rawValue, maxFrameBytes: maxFrameBytes)
-            state.withLock { state in
-                state.client = client
-                state.lastError = nil
-                state.reconnecting = false
+            let kept = state.withLock { state -> Bool in
+                if case .stopped = state { return false }
+                state = .connected(client)
+                return true
+            }
+            guard kept else {
+                await client.close()
+                throw unavailable("the Gateway is shutting down")
             }
             logger.info("connected", metadata: ["socket": "\(socketPath)"])
             client.closeFuture.whenComplete { [self] _ in dropped(client) }
             return client
         } catch {
             let reason = (error as? RPCError)?.message ?? "\(error)"
-            let start = state.withLock { state -> Bool in
-                state.lastError = reason
-                defer { state.reconnecting = true }
-                return !state.reconnecting
-            }
-            if start { wake.yield() }
+            lost(reason: reason)
             throw unavailable(reason)
         }
     }
 
     private func dropped(_ client: RPCClient) {
-        let start = state.withLock { state -> Bool in
-            guard state.client === client else { return false }
-            state.client = nil
-            state.lastError = "connection to \(service.rawValue) at \(socketPath) closed"
-            defer { state.reconnecting = true }
-            return !state.reconnecting
+        let ours = state.withLock { state -> Bool in
+            if case .connected(let current) = state { return current === client }
+            return false
         }
-        if start {
-            logger.warning("connection lost; reconnecting", metadata: ["socket": "\(socketPath)"])
-            wake.yield()
+        guard ours else { return }
+        logger.warning("connection lost; reconnecting", metadata: ["socket": "\(socketPath)"])
+        lost(reason: "connection to \(service.rawValue) at \(socketPath) closed")
+    }
+
+    /// Moves to reconnecting (unless stopped) and wakes the background loop.
+    private func lost(reason: String) {
+        let wakeLoop = state.withLock { state -> Bool in
+            switch state {
+            case .stopped: return false
+            case .reconnecting:
+                state = .reconnecting(lastError: reason)
+                return false
+            default:
+                state = .reconnecting(lastError: reason)
+                return true
+            }
         }
+        if wakeLoop { wake.yield() }
+    }
+
+    private var isReconnecting: Bool {
+        state.withLock { if case .reconnecting = $0 { true } else { false } }
     }
 
     /// Reconnects in the background whenever the connection is lost.
@@ -105,16 +133,23 @@ final class ServiceLink: Service, Sendable {
         await withGracefulShutdownHandler {
             for await _ in wakeups.cancelOnGracefulShutdown() {
                 var backoff = Backoff()
-                while !Task.isCancelled, state.withLock({ $0.reconnecting && !$0.stopping }) {
+                while !Task.isCancelled, isReconnecting {
                     try? await Task.sleep(for: backoff.next())
                     _ = try? await connect()
                 }
             }
         } onGracefulShutdown: {
-            self.state.withLock { $0.stopping = true }
+            // Stop reconnecting; a live connection stays until the loop has ended.
+            self.state.withLock { state in
+                if case .reconnecting = state { state = .stopped }
+            }
             self.wake.finish()
         }
-        let client = state.withLock { $0.client }
+        let client = state.withLock { state -> RPCClient? in
+            defer { state = .stopped }
+            if case .connected(let client) = state { return client }
+            return nil
+        }
         await client?.close()
     }
 }

@@ -6,19 +6,6 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A `progress` notification's params.
-public struct ProgressUpdate: Codable, Sendable, Equatable {
-    public var done: Int
-    public var total: Int
-    public var message: String
-
-    public init(done: Int, total: Int, message: String) {
-        self.done = done
-        self.total = total
-        self.message = message
-    }
-}
-
 /// A client connection to one rnm socket, multiplexing any number of requests.
 ///
 /// Requests get ids from a counter and may be answered in any order; each reply goes to its
@@ -69,7 +56,7 @@ public final class RPCClient: Sendable {
 
     /// Connects to the socket at `path`.
     /// - Throws: ``RPCError`` -32003 naming the service and the path when nothing answers there.
-    public static func connect(socketPath: String, service: String, maxFrameBytes: Int = Defaults.maxFrameBytes,
+    public static func connect(socketPath: String, service: String, maxFrameBytes: Int = WireLimits.maxFrameBytes,
                                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> RPCClient {
         let box = ClientBox()
         do {

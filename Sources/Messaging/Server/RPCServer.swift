@@ -1,7 +1,6 @@
 import Logging
 import NIOCore
 import NIOPosix
-import ServiceLifecycle
 
 /// Settings of an ``RPCServer``.
 public struct RPCServerConfiguration: Sendable {
@@ -24,8 +23,8 @@ public struct RPCServerConfiguration: Sendable {
     /// service, whose one client is the Gateway, which always reads).
     public var dropsUnreadReplies: Bool
 
-    public init(socketPath: String, maxFrameBytes: Int = Defaults.maxFrameBytes, frameTimeout: Duration = .seconds(10),
-                service: String, maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection, connectionBufferBytes: Int = Defaults.connectionBufferBytes,
+    public init(socketPath: String, maxFrameBytes: Int = WireLimits.maxFrameBytes, frameTimeout: Duration = .seconds(10),
+                service: String, maxInFlightPerConnection: Int = WireLimits.maxInFlightPerConnection, connectionBufferBytes: Int = WireLimits.connectionBufferBytes,
                 dropsUnreadReplies: Bool = false) {
         self.dropsUnreadReplies = dropsUnreadReplies
         self.socketPath = socketPath
@@ -37,17 +36,19 @@ public struct RPCServerConfiguration: Sendable {
     }
 }
 
-/// A JSON-RPC server on a Unix domain socket, as a ServiceLifecycle `Service`.
+/// A JSON-RPC server on a Unix domain socket. ``run()`` serves until ``shutDownGracefully()``
+/// (the ServiceRuntime target runs it as a ServiceLifecycle service).
 ///
 /// One task per connection; the requests of a connection are served concurrently and each
 /// reply is written as soon as it is ready (``RPCConnection``). On graceful shutdown it stops
 /// accepting, refuses new requests, finishes the requests in flight, then removes its socket file.
-public final class RPCServer: Service {
+public final class RPCServer: Sendable {
     private let configuration: RPCServerConfiguration
     private let handler: any RPCHandler
     private let logger: Logger
     private let group: any EventLoopGroup
     private let onListening: (@Sendable () async -> Void)?
+    private let shutdown = ShutdownSignal()
 
     /// - Parameters:
     ///   - onListening: called once the socket is bound and ready (tests wait on it).
@@ -61,6 +62,12 @@ public final class RPCServer: Service {
         self.onListening = onListening
     }
 
+    /// Stops accepting, refuses new requests, finishes those in flight, then ``run()`` returns.
+    public func shutDownGracefully() {
+        shutdown.trigger()
+    }
+
+    /// Serves until shut down; removes the socket file on the way out.
     public func run() async throws {
         let path = configuration.socketPath
         try SocketFile.createDirectory(for: path)
@@ -91,7 +98,7 @@ public final class RPCServer: Service {
         logger.info("listening", metadata: ["socket": "\(path)"])
         await onListening?()
 
-        try await withGracefulShutdownHandler {
+        try await shutdown.whileRunning(onShutdown: { server.channel.close(promise: nil) }) {
             try await server.executeThenClose { connections in
                 await withDiscardingTaskGroup { group in
                     do {
@@ -103,8 +110,6 @@ public final class RPCServer: Service {
                     }
                 }
             }
-        } onGracefulShutdown: {
-            server.channel.close(promise: nil)
         }
         logger.info("stopped", metadata: ["socket": "\(path)"])
     }
@@ -122,21 +127,24 @@ public final class RPCServer: Service {
                 // owed to the client, without touching requests being served.
                 let reader = Task { await served.read(inbound) }
                 await withTaskCancellationHandler {
-                    await withGracefulShutdownHandler {
+                    // On shutdown, requests in flight finish and are answered; new ones are
+                    // refused with -32003 (the connection keeps being read: a peer writing to a
+                    // socket whose reading side is shut gets EPIPE and would lose its replies).
+                    // Reading stops once nothing is owed, and the connection closes.
+                    await shutdown.whileRunning(onShutdown: { budget.drain { reader.cancel() } }) {
                         await reader.value
-                    } onGracefulShutdown: {
-                        // Requests in flight finish and are answered; new ones are refused with
-                        // -32003 (the connection keeps being read: a peer writing to a socket
-                        // whose reading side is shut gets EPIPE and would lose its replies).
-                        // Reading stops once nothing is owed, and the connection closes.
-                        budget.drain { reader.cancel() }
                     }
-                    // Whatever was read before reading stopped is answered before the close.
+                    // Whatever was read before reading stopped is answered before the close...
                     await budget.waitUntilIdle()
+                    // ...and reaches the socket: a close drops writes still queued in the
+                    // channel. An empty write completes once every write before it has.
+                    try? await connection.channel.writeAndFlush(ByteBuffer()).get()
                 } onCancel: {
-                    // A forced shutdown: stop reading and cancel the requests being served.
+                    // A forced shutdown: stop reading, cancel the requests being served, and
+                    // stop waiting for a client that does not read.
                     reader.cancel()
                     served.tasks.cancelAll()
+                    connection.channel.close(promise: nil)
                 }
             }
         } catch {

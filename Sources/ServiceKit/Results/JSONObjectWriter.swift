@@ -1,6 +1,7 @@
 import Foundation
 import Messaging
 import NIOCore
+import RnmAPI
 
 /// Writes a JSON object member by member, splicing stored JSON as it is: this is how results
 /// built from cached records avoid decoding and re-encoding them.

@@ -3,14 +3,18 @@ import Messaging
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import ServiceRuntime
 #endif
 
-/// ``HTTPFetching`` with `URLSession` (libcurl on Linux).
+/// Fetches from one configured upstream base URL, and only from it, with `URLSession`
+/// (libcurl on Linux): callers name a path and query values, never a URL, so no payload can
+/// send a request elsewhere.
 ///
 /// The upstream stays the upstream: a redirect is followed only to the configured scheme,
 /// host and port (anything else fails the request, ``UpstreamError/redirected(to:)``), and
 /// a body over `maxBodyBytes` is abandoned as it arrives (``UpstreamError/tooLarge(limit:)``).
-public final class URLSessionFetcher: HTTPFetching {
+public final class URLSessionFetcher: Sendable {
+    /// The base URL every request goes to.
     public let baseURL: String
     private let timeoutMilliseconds: Int
     private let session: URLSession
@@ -37,6 +41,8 @@ public final class URLSessionFetcher: HTTPFetching {
         session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
     }
 
+    /// `GET base + path + ?query` (values percent-encoded).
+    /// - Throws: ``UpstreamError`` when there is no complete HTTP answer.
     public func get(path: String, query: [(String, String)]) async throws(UpstreamError) -> HTTPAnswer {
         let url = Self.url(base: baseURL, path: path, query: query)
         guard let requestURL = URL(string: url) else { throw .unreachable("bad URL \(url)") }

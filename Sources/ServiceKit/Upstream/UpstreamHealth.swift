@@ -1,4 +1,5 @@
 import Foundation
+import RnmAPI
 import Synchronization
 
 /// What a service last saw of its upstream, for `<prefix>.health`.
@@ -31,4 +32,25 @@ public final class UpstreamHealth: Sendable {
     }
 
     public var snapshot: Snapshot { state.withLock { $0 } }
+
+    /// Runs an upstream call, recording its outcome.
+    public func recording<T>(_ body: () async throws(UpstreamError) -> T) async throws(UpstreamError) -> T {
+        do {
+            let value = try await body()
+            recordSuccess(at: Date())
+            return value
+        } catch {
+            recordFailure(error)
+            throw error
+        }
+    }
+
+    /// A caching service's health answer: `degraded` while its upstream is failing.
+    public func report(service: ServiceName, upstreamURL: String, started: Date, cache: [String: Int]) -> ServiceHealth {
+        let snapshot = self.snapshot
+        return ServiceHealth(service: service.rawValue, status: snapshot.failing ? "degraded" : "ok", version: rnmVersion,
+                             uptimeSeconds: Date().timeIntervalSince(started), cache: cache,
+                             upstream: .init(url: upstreamURL, lastSuccessAt: snapshot.lastSuccessAt?.rfc3339,
+                                             lastError: snapshot.lastError))
+    }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
 import Messaging
+import RnmAPI
 import ServiceKit
 import ServiceLifecycle
+import ServiceRuntime
 
 /// Everything the UniversityService needs to start.
 struct UniversityServiceConfiguration: Sendable {
@@ -23,20 +25,18 @@ struct UniversityServiceConfiguration: Sendable {
     var upstreamMaxBytes: Int = Defaults.upstreamMaxBytes
 }
 
-/// Builds the UniversityService; tests call this with test settings and dependencies.
+/// Builds the UniversityService; tests call this with test settings.
 enum UniversityServiceApp {
     static func build(configuration: UniversityServiceConfiguration, logger: Logger,
-                      fetcher: (any HTTPFetching)? = nil, clock: any WallClock = SystemWallClock(),
                       onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try UniversityDatabase(path: configuration.databasePath)
-        let upstream = HipoUpstream(fetcher: fetcher ?? URLSessionFetcher(
+        let upstream = HipoUpstream(fetcher: URLSessionFetcher(
             baseURL: configuration.upstreamURL, timeoutMilliseconds: configuration.upstreamTimeoutMilliseconds,
             maxBodyBytes: configuration.upstreamMaxBytes))
-        let catalog = UniversityCatalog(database: database, upstream: upstream, clock: clock,
+        let catalog = UniversityCatalog(database: database, upstream: upstream,
                                         maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger)
-        let router = UniversityRoutes.router(catalog: catalog, database: database, maxParamBytes: configuration.maxParamBytes,
-                                             started: Date())
+        let router = UniversityRoutes.router(catalog: catalog, maxParamBytes: configuration.maxParamBytes)
         let server = RPCServer(
             configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
                                  frameTimeout: configuration.frameTimeout,
@@ -45,6 +45,6 @@ enum UniversityServiceApp {
                                  connectionBufferBytes: configuration.connectionBufferBytes),
             handler: router, logger: logger, onListening: onListening
         )
-        return [server]
+        return [ServerService(server)]
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Messaging
+import RnmAPI
 import ServiceKit
 
 /// A list answer: the country's records (encoded) and how fresh they are.
@@ -14,13 +15,20 @@ struct ListAnswer: Sendable {
 /// max age), the cache when the upstream fails (`stale`), an error only when nothing is cached.
 struct UniversityCatalog: Sendable {
     let database: UniversityDatabase
-    let upstream: any UniversityUpstream
-    let clock: any WallClock
+    let upstream: HipoUpstream
     /// Seconds a cached list is served without asking the upstream (0: always ask).
     let maxAge: Double
     let health: UpstreamHealth
     let flights = SingleFlight<String, CachedCountry>()
     let logger: Logger
+
+    /// When the service started, for health.
+    var started = Date()
+
+    /// `universities.health`.
+    func healthReport() async throws -> ServiceHealth {
+        health.report(service: .universities, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts())
+    }
 
     /// The cache key of a country: trimmed, case folded (the upstream matches case-insensitively).
     static func key(_ country: String) -> String {
@@ -31,7 +39,7 @@ struct UniversityCatalog: Sendable {
     func list(country: String, force: Bool) async throws -> ListAnswer {
         let key = Self.key(country)
         let cached = try await database.country(key: key)
-        if !force, let cached, maxAge > 0, clock.now().timeIntervalSince(cached.fetchedAt) < maxAge {
+        if !force, let cached, maxAge > 0, Date().timeIntervalSince(cached.fetchedAt) < maxAge {
             return ListAnswer(country: cached.country, items: cached.items,
                               freshness: Freshness(source: .cache, fetchedAt: cached.fetchedAt.rfc3339))
         }
@@ -81,19 +89,14 @@ struct UniversityCatalog: Sendable {
     /// Fetches a country's list and stores it; identical fetches in flight are made once.
     private func fetch(key: String, country: String) async throws -> CachedCountry {
         try await flights.run(key) { [self] in
-            let universities: [University]
-            do throws(UpstreamError) {
-                universities = try await upstream.universities(country: country)
-            } catch {
-                health.recordFailure(error)
-                throw error
+            let universities = try await health.recording { () async throws(UpstreamError) in
+                try await upstream.universities(country: country)
             }
-            let fetchedAt = clock.now()
+            let fetchedAt = Date()
             let encoder = JSONCoding.encoder
             let items = try universities.map { (name: $0.name, json: try encoder.encode($0)) }
             let name = universities.first?.country ?? country.trimmingCharacters(in: .whitespacesAndNewlines)
             try await database.replace(key: key, country: name, items: items, fetchedAt: fetchedAt)
-            health.recordSuccess(at: fetchedAt)
             return CachedCountry(country: name, fetchedAt: fetchedAt, items: items)
         }
     }

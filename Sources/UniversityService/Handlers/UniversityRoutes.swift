@@ -1,11 +1,12 @@
 import Foundation
 import Messaging
 import NIOCore
+import RnmAPI
 import ServiceKit
 
 /// The `universities.*` methods, wired to the catalog.
 enum UniversityRoutes {
-    static func router(catalog: UniversityCatalog, database: UniversityDatabase, maxParamBytes: Int, started: Date) -> RPCRouter {
+    static func router(catalog: UniversityCatalog, maxParamBytes: Int) -> RPCRouter {
         var router = RPCRouter(service: ServiceName.universities.rawValue)
         // Every string parameter is bounded: no request makes the service match or store
         // unbounded text.
@@ -31,16 +32,7 @@ enum UniversityRoutes {
             return writer.finish()
         }
         router.register(RPCMethods.universitiesHealth) { _, _ in
-            let upstream = catalog.health.snapshot
-            return ServiceHealth(
-                service: ServiceName.universities.rawValue,
-                status: upstream.failing ? "degraded" : "ok",
-                version: rnmVersion,
-                uptimeSeconds: Date().timeIntervalSince(started),
-                cache: try await database.counts(),
-                upstream: .init(url: catalog.upstream.baseURL, lastSuccessAt: upstream.lastSuccessAt?.rfc3339,
-                                lastError: upstream.lastError)
-            )
+            try await catalog.healthReport()
         }
         return router
     }

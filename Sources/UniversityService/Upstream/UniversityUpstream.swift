@@ -1,21 +1,17 @@
 import Foundation
 import Messaging
+import RnmAPI
 import ServiceKit
 
-/// Where universities come from.
-protocol UniversityUpstream: Sendable {
+/// The Hipo universities API, where universities come from: `GET /search?country=<name>`
+/// answers a bare JSON array.
+struct HipoUpstream: Sendable {
+    let fetcher: URLSessionFetcher
+
     /// The upstream's base URL, for health.
-    var baseURL: String { get }
-    /// Every university of `country` (exact, case-insensitive), in the upstream's order.
-    func universities(country: String) async throws(UpstreamError) -> [University]
-}
-
-/// The Hipo universities API: `GET /search?country=<name>` answers a bare JSON array.
-struct HipoUpstream: UniversityUpstream {
-    let fetcher: any HTTPFetching
-
     var baseURL: String { fetcher.baseURL }
 
+    /// Every university of `country` (exact, case-insensitive), in the upstream's order.
     func universities(country: String) async throws(UpstreamError) -> [University] {
         let answer = try await fetcher.get(path: "/search", query: [("country", country)])
         guard answer.status == 200 else { throw .status(answer.status) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Messaging
+import RnmAPI
 
 /// `rnmctl characters …`
 struct CharactersCommand: AsyncParsableCommand {

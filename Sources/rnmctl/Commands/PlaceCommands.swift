@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import RnmAPI
 
 /// `rnmctl locations …`
 struct LocationsCommand: AsyncParsableCommand {

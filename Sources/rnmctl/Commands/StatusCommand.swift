@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import RnmAPI
 
 /// `rnmctl status`: the Gateway's health and the state of each service.
 struct StatusCommand: AsyncParsableCommand {

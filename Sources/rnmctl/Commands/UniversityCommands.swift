@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import RnmAPI
 
 /// `rnmctl universities …`
 struct UniversitiesCommand: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Messaging
+import RnmAPI
+import ServiceRuntime
 
 /// Options every rnmctl command takes.
 struct GlobalOptions: ParsableArguments {

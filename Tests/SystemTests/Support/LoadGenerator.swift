@@ -1,5 +1,6 @@
 import Messaging
 import NIOCore
+import RnmAPI
 import Synchronization
 import TestSupport
 

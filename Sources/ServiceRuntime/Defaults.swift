@@ -1,14 +1,17 @@
-/// The default of every limit, in one place (README "Settings" and docs/PROTOCOL.md §7 list them).
+import Messaging
+
+/// The default of every setting that is a limit, in one place (README "Settings" and
+/// docs/PROTOCOL.md §7 list them). The wire's own come from ``WireLimits``.
 public enum Defaults {
     /// `RNM_MAX_FRAME_BYTES`: the largest frame payload, 1 MiB.
-    public static let maxFrameBytes = 1_048_576
+    public static let maxFrameBytes = WireLimits.maxFrameBytes
     /// `RNM_CONNECTION_BUFFER_BYTES`: what one connection may hold in a server, 4 MiB.
-    public static let connectionBufferBytes = 4 * 1_048_576
+    public static let connectionBufferBytes = WireLimits.connectionBufferBytes
     /// `RNM_MAX_IN_FLIGHT_PER_CONNECTION` in the Gateway: a client's fair share of a service link.
     public static let gatewayMaxInFlightPerConnection = 256
     /// `RNM_MAX_IN_FLIGHT_PER_CONNECTION` in a service: at least the Gateway's `RNM_MAX_IN_FLIGHT`,
     /// so that the service never refuses the Gateway's link.
-    public static let serviceMaxInFlightPerConnection = 4096
+    public static let serviceMaxInFlightPerConnection = WireLimits.maxInFlightPerConnection
     /// `RNM_MAX_IN_FLIGHT`: requests the Gateway has in flight over all clients.
     public static let gatewayMaxInFlight = 4096
     /// `RNM_MAX_PARAM_BYTES`: the longest string parameter (names, filters, countries).

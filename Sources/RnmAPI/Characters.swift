@@ -26,32 +26,73 @@ public struct CharacterListParams: Codable, Sendable, Equatable {
     public static let genders = ["female", "male", "genderless", "unknown"]
 }
 
-/// Params of `locations.list`.
-public struct LocationListParams: Codable, Sendable, Equatable {
-    public var page: Int?
-    public var name: String?
-    public var type: String?
-    public var dimension: String?
-
-    public init(page: Int? = nil, name: String? = nil, type: String? = nil, dimension: String? = nil) {
-        self.page = page
+/// A place named by a character's `origin` or `location`; `id` is null when the API gives no URL.
+public struct PlaceRef: Codable, Sendable, Equatable {
+    public var name: String
+    public var id: Int?
+    public init(name: String, id: Int?) {
         self.name = name
-        self.type = type
-        self.dimension = dimension
+        self.id = id
     }
 }
 
-/// Params of `episodes.list`.
-public struct EpisodeListParams: Codable, Sendable, Equatable {
-    public var page: Int?
-    public var name: String?
-    /// An episode code or part of one, e.g. `S01`.
-    public var episode: String?
+/// A Rick and Morty character (docs/PROTOCOL.md §6).
+public struct Character: Codable, Sendable, Equatable {
+    public var id: Int
+    public var name: String
+    public var status: String
+    public var species: String
+    public var type: String
+    public var gender: String
+    public var origin: PlaceRef
+    public var location: PlaceRef
+    /// The avatar's URL as the API gives it (fetch the bytes with `characters.image`).
+    public var image: String
+    public var episodeIds: [Int]
+    public var created: String
 
-    public init(page: Int? = nil, name: String? = nil, episode: String? = nil) {
-        self.page = page
+    public init(id: Int, name: String, status: String, species: String, type: String, gender: String,
+                origin: PlaceRef, location: PlaceRef, image: String, episodeIds: [Int], created: String) {
+        self.id = id
         self.name = name
-        self.episode = episode
+        self.status = status
+        self.species = species
+        self.type = type
+        self.gender = gender
+        self.origin = origin
+        self.location = location
+        self.image = image
+        self.episodeIds = episodeIds
+        self.created = created
+    }
+}
+
+/// `characters.get`: the character, with its episodes inside the same object.
+public struct CharacterDetail: Codable, Sendable, Equatable {
+    public var character: Character
+    public var episodes: [EpisodeSummary]
+
+    public init(character: Character, episodes: [EpisodeSummary]) {
+        self.character = character
+        self.episodes = episodes
+    }
+
+    private enum CodingKeys: String, CodingKey { case character }
+    private enum EpisodesKey: String, CodingKey { case episodes }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let nested = try container.superDecoder(forKey: .character)
+        character = try Character(from: nested)
+        episodes = try nested.container(keyedBy: EpisodesKey.self).decode([EpisodeSummary].self, forKey: .episodes)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let nested = container.superEncoder(forKey: .character)
+        try character.encode(to: nested)
+        var episodesContainer = nested.container(keyedBy: EpisodesKey.self)
+        try episodesContainer.encode(episodes, forKey: .episodes)
     }
 }
 
@@ -123,47 +164,5 @@ public struct CharacterImage: Codable, Sendable, Equatable {
         self.id = id
         self.contentType = contentType
         self.bytes = bytes
-    }
-}
-
-/// `locations.get`: the location and its residents.
-public struct LocationDetail: Codable, Sendable, Equatable {
-    public var location: Location
-    public var residents: [Character]
-
-    public init(location: Location, residents: [Character]) {
-        self.location = location
-        self.residents = residents
-    }
-}
-
-/// `episodes.get`: the episode and its characters.
-public struct EpisodeDetail: Codable, Sendable, Equatable {
-    public var episode: Episode
-    public var characters: [Character]
-
-    public init(episode: Episode, characters: [Character]) {
-        self.episode = episode
-        self.characters = characters
-    }
-}
-
-/// `favorites.add` / `favorites.remove`.
-public struct FavoriteState: Codable, Sendable, Equatable {
-    public var id: Int
-    public var favorite: Bool
-
-    public init(id: Int, favorite: Bool) {
-        self.id = id
-        self.favorite = favorite
-    }
-}
-
-/// `favorites.list`.
-public struct FavoriteList: Codable, Sendable, Equatable {
-    public var items: [Character]
-
-    public init(items: [Character]) {
-        self.items = items
     }
 }

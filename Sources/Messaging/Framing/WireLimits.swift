@@ -1,0 +1,10 @@
+/// The wire's default limits (docs/PROTOCOL.md §2 and §7). Processes take theirs from their
+/// settings; these are what a server or client gets when it is not told otherwise.
+public enum WireLimits {
+    /// The largest frame payload: 1 MiB.
+    public static let maxFrameBytes = 1_048_576
+    /// What one connection may hold in a server: 4 MiB.
+    public static let connectionBufferBytes = 4 * 1_048_576
+    /// Requests one connection may have in flight in a server.
+    public static let maxInFlightPerConnection = 4096
+}
