@@ -51,3 +51,12 @@ public struct Fresh<Value: Codable & Sendable>: Codable, Sendable {
 }
 
 extension Fresh: Equatable where Value: Equatable {}
+
+/// A result that may carry the freshness fields: a client can tell a stale answer without
+/// knowing the result's type.
+public protocol FreshnessCarrying {
+    /// The freshness fields, when the result has them.
+    var freshness: Freshness { get }
+}
+
+extension Fresh: FreshnessCarrying {}

@@ -168,6 +168,15 @@ public final class RPCClient: Sendable {
     /// - Throws: the reply's ``RPCError`` when it is an error.
     public func call<P, R>(_ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
                            onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil) async throws -> R {
+        try await callReturningJSON(method, params, timeout: timeout, onProgress: onProgress).value
+    }
+
+    /// Calls a typed method; returns its decoded result and the result's JSON as received
+    /// (for a caller that prints it as it came). This is the one typed call: ``call(_:_:timeout:onProgress:)``
+    /// is this without the JSON.
+    /// - Throws: the reply's ``RPCError`` when it is an error.
+    public func callReturningJSON<P, R>(_ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
+                                        onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil) async throws -> (value: R, json: ByteBuffer) {
         var progress: ProgressHandler?
         if let onProgress {
             progress = { envelope in
@@ -177,11 +186,12 @@ public final class RPCClient: Sendable {
             }
         }
         let reply = try await call(method: method.name, params: try JSONCoding.encode(params), timeout: timeout, onProgress: progress)
-        return try Self.decodeResult(R.self, from: reply, service: service)
+        let json = try Self.result(of: reply, service: service)
+        return (try JSONCoding.decode(R.self, from: json), json)
     }
 
-    /// Decodes a reply's result, or throws its error.
-    public static func decodeResult<R: Decodable>(_ type: R.Type, from reply: Envelope, service: String) throws -> R {
+    /// A reply's `result` JSON, or its error thrown as an ``RPCError``.
+    public static func result(of reply: Envelope, service: String) throws -> ByteBuffer {
         if let error = reply.error {
             throw (try? JSONCoding.decode(RPCError.self, from: error))
                 ?? RPCError(.internalError, "unreadable error reply", service: service, detail: String(buffer: error))
@@ -189,7 +199,7 @@ public final class RPCClient: Sendable {
         guard let result = reply.result else {
             throw RPCError(.internalError, "reply has no result", service: service)
         }
-        return try JSONCoding.decode(R.self, from: result)
+        return result
     }
 
     // MARK: - Event loop side

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import RnmAPI
 import NIOCore
 
 /// `rnmctl call METHOD [PARAMS_JSON]`: any method, raw.
@@ -20,17 +21,13 @@ struct CallCommand: AsyncParsableCommand {
             if let params {
                 let buffer = ByteBuffer(string: params)
                 let kind = try? buffer.withUnsafeReadableBytes { try JSONScanner.scan($0).kind }
-                guard kind == .object else { throw Failure.usage("PARAMS_JSON must be a JSON object") }
+                guard kind == .object else { throw CLIFailure.usage("PARAMS_JSON must be a JSON object") }
                 paramsBuffer = buffer
             }
             let reply = try await global.withGateway { client in
                 try await client.call(method: method, params: paramsBuffer, timeout: global.deadline)
             }
-            if let error = reply.error {
-                throw Failure.rpc(try JSONCoding.decode(RPCError.self, from: error))
-            }
-            guard let result = reply.result else { throw Failure.protocolError("reply without result") }
-            print(String(buffer: result))
+            print(String(buffer: try RPCClient.result(of: reply, service: ServiceName.gateway.rawValue)))
         }
     }
 }

@@ -10,11 +10,11 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting(json: global.json) {
-            let health = try await global.withGateway { client in
-                try await client.call(RPCMethods.gatewayHealth, NoParams(), timeout: global.deadline)
+            let (health, json) = try await global.withGateway { client in
+                try await client.callReturningJSON(RPCMethods.gatewayHealth, NoParams(), timeout: global.deadline)
             }
             if global.json {
-                try Output.printJSON(health)
+                print(String(buffer: json))
                 return
             }
             print("gateway: \(health.status) (version \(health.version), up \(Int(health.uptimeSeconds)) s)")

@@ -26,7 +26,7 @@ struct GlobalOptions: ParsableArguments {
         do {
             client = try await RPCClient.connect(socketPath: socketPath, service: ServiceName.gateway.rawValue)
         } catch {
-            throw Failure.gatewayUnreachable(path: socketPath, reason: (error as? RPCError)?.message ?? "\(error)")
+            throw CLIFailure.gatewayUnreachable(path: socketPath, reason: (error as? RPCError)?.message ?? "\(error)")
         }
         do {
             let value = try await body(client)

@@ -101,11 +101,11 @@ struct CharactersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.perform(RPCMethods.charactersImage, IDParams(id: id)) { image in
-                guard let bytes = Data(base64Encoded: image.bytes) else { throw Failure.protocolError("image bytes are not base64") }
+                guard let bytes = Data(base64Encoded: image.bytes) else { throw CLIFailure.protocolError("image bytes are not base64") }
                 do {
                     try bytes.write(to: URL(fileURLWithPath: output))
                 } catch {
-                    throw Failure.usage("cannot write \(output): \(error.localizedDescription)")
+                    throw CLIFailure.usage("cannot write \(output): \(error.localizedDescription)")
                 }
                 print("wrote \(bytes.count) bytes (\(image.contentType)) to \(output)")
             }
