@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import RnmAPI
 import ServiceRuntime
 
 /// `Gateway`: the one socket clients talk to; routes each request to its service.
@@ -30,15 +31,12 @@ struct GatewayCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = try common.makeLogger(label: "rnm.gateway")
         let configuration = GatewayConfiguration(
-            socketPath: Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket("gateway.sock")),
-            charactersSocketPath: Setting.charactersSocket.resolve(charactersSocket, default: DefaultPaths.socket("characters.sock")),
-            universitiesSocketPath: Setting.universitiesSocket.resolve(universitiesSocket, default: DefaultPaths.socket("universities.sock")),
-            maxFrameBytes: try common.resolvedMaxFrameBytes(),
-            frameTimeout: try common.resolvedFrameTimeout(),
+            socketPath: Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket(for: .gateway)),
+            charactersSocketPath: Setting.charactersSocket.resolve(charactersSocket, default: DefaultPaths.socket(for: .characters)),
+            universitiesSocketPath: Setting.universitiesSocket.resolve(universitiesSocket, default: DefaultPaths.socket(for: .universities)),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000)),
-            maxInFlightPerConnection: try common.resolvedMaxInFlightPerConnection(default: Defaults.gatewayMaxInFlightPerConnection),
             maxInFlight: try Setting.maxInFlight.resolveInteger(maxInFlight, default: Defaults.gatewayMaxInFlight, range: 1...1_000_000),
-            connectionBufferBytes: try common.resolvedConnectionBufferBytes()
+            limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection)
         )
         let services = GatewayApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

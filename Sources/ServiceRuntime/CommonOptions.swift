@@ -44,6 +44,13 @@ public struct CommonOptions: ParsableArguments {
         try Setting.maxInFlightPerConnection.resolveInteger(maxInFlightPerConnection, default: fallback, range: 1...1_000_000)
     }
 
+    /// The server limits in force; `maxInFlight` is the process's default per connection.
+    public func resolvedServerLimits(defaultMaxInFlightPerConnection maxInFlight: Int) throws -> ServerLimits {
+        ServerLimits(maxFrameBytes: try resolvedMaxFrameBytes(), frameTimeout: try resolvedFrameTimeout(),
+                     maxInFlightPerConnection: try resolvedMaxInFlightPerConnection(default: maxInFlight),
+                     connectionBufferBytes: try resolvedConnectionBufferBytes())
+    }
+
     /// Bootstraps logging at the level in force and returns a logger labelled `label`.
     public func makeLogger(label: String) throws -> Logger {
         RNMLogging.bootstrap(label: label, level: try RNMLogging.level(logLevel ?? Setting.logLevel.value()))

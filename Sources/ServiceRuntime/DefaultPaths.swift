@@ -1,4 +1,5 @@
 import Foundation
+import RnmAPI
 
 /// Default paths (docs/PROTOCOL.md §7).
 public enum DefaultPaths {
@@ -13,6 +14,11 @@ public enum DefaultPaths {
         let path = base + "/" + file
         try? createDirectory(for: path)
         return path
+    }
+
+    /// The default socket of `service`: `<name>.sock` in the folder above.
+    public static func socket(for service: ServiceName, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        socket("\(service.rawValue).sock", environment: environment)
     }
 
     /// `$XDG_DATA_HOME/rnm/<file>`, or `~/.local/share/rnm/<file>`.

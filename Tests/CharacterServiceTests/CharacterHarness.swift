@@ -2,6 +2,7 @@ import Foundation
 import Messaging
 import NIOCore
 import ServiceKit
+import ServiceRuntime
 import TestSupport
 import GRDB
 @testable import CharacterService
@@ -21,7 +22,7 @@ struct CharacterHarness {
         let fixtures = existing?.1 ?? RickAndMortyFixtures()
         let upstream = if let existing { existing.0 } else { try await TestUpstream.start(route: fixtures.route) }
         let directory = temporaryDirectory()
-        let configuration = CharacterServiceConfiguration(
+        let configuration = CachingServiceConfiguration(
             socketPath: directory + "/characters.sock",
             databasePath: databasePath ?? directory + "/characters.sqlite",
             upstreamURL: upstream.baseURL + "/api",

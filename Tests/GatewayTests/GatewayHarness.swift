@@ -2,6 +2,7 @@ import Foundation
 import Messaging
 import NIOCore
 import RnmAPI
+import ServiceRuntime
 import ServiceLifecycle
 import TestSupport
 @testable import Gateway
@@ -61,8 +62,8 @@ struct GatewayHarness {
             charactersSocketPath: directory + "/characters.sock",
             universitiesSocketPath: directory + "/universities.sock",
             requestTimeout: requestTimeout,
-            maxInFlightPerConnection: maxInFlightPerConnection,
-            maxInFlight: maxInFlight
+            maxInFlight: maxInFlight,
+            limits: ServerLimits(maxInFlightPerConnection: maxInFlightPerConnection)
         )
         let gateway = try await RunningServer.start(socketPath: configuration.socketPath) { onListening in
             GatewayApp.build(configuration: configuration, logger: testLogger(), onListening: onListening)

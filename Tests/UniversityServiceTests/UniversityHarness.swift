@@ -2,6 +2,7 @@ import Foundation
 import Messaging
 import RnmAPI
 import ServiceKit
+import ServiceRuntime
 import TestSupport
 @testable import UniversityService
 
@@ -18,7 +19,7 @@ struct UniversityHarness {
         _ = UniversityFixtures.world.count  // parse the 2 MB list once, outside any timed request
         let upstream = if let existing { existing } else { try await TestUpstream.start(route: UniversityFixtures.route) }
         let directory = temporaryDirectory()
-        let configuration = UniversityServiceConfiguration(
+        let configuration = CachingServiceConfiguration(
             socketPath: directory + "/universities.sock",
             databasePath: databasePath ?? directory + "/universities.sqlite",
             upstreamURL: upstream.baseURL,

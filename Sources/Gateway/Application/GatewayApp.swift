@@ -10,17 +10,13 @@ struct GatewayConfiguration: Sendable {
     var socketPath: String
     var charactersSocketPath: String
     var universitiesSocketPath: String
-    var maxFrameBytes: Int = Defaults.maxFrameBytes
-    /// How long a started frame may stay incomplete (`RNM_FRAME_TIMEOUT_MS`).
-    var frameTimeout: Duration = .seconds(10)
     /// Deadline of one request (restarted by progress notifications).
     var requestTimeout: Duration = .milliseconds(15000)
-    /// Requests in flight on one client connection: its fair share of a service link.
-    var maxInFlightPerConnection: Int = Defaults.gatewayMaxInFlightPerConnection
     /// Requests in flight over all clients (at most a service's per-connection limit).
     var maxInFlight: Int = Defaults.gatewayMaxInFlight
-    /// Bytes one client connection may hold (`RNM_CONNECTION_BUFFER_BYTES`).
-    var connectionBufferBytes: Int = Defaults.connectionBufferBytes
+    /// Limits per client connection; a connection's requests in flight are its fair share of
+    /// a service link.
+    var limits = ServerLimits(maxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection)
 }
 
 /// Builds the Gateway from its configuration; tests call this with test settings.
@@ -29,21 +25,16 @@ enum GatewayApp {
                       onListening: (@Sendable () async -> Void)? = nil) -> [any Service] {
         let links = [
             ServiceLink(service: .characters, socketPath: configuration.charactersSocketPath,
-                        maxFrameBytes: configuration.maxFrameBytes, logger: logger),
+                        maxFrameBytes: configuration.limits.maxFrameBytes, logger: logger),
             ServiceLink(service: .universities, socketPath: configuration.universitiesSocketPath,
-                        maxFrameBytes: configuration.maxFrameBytes, logger: logger),
+                        maxFrameBytes: configuration.limits.maxFrameBytes, logger: logger),
         ]
         let handler = GatewayHandler(links: links, requestTimeout: configuration.requestTimeout,
                                      maxInFlight: configuration.maxInFlight)
-        let server = RPCServer(
-            configuration: .init(socketPath: configuration.socketPath, maxFrameBytes: configuration.maxFrameBytes,
-                                 frameTimeout: configuration.frameTimeout,
-                                 service: ServiceName.gateway.rawValue,
-                                 maxInFlightPerConnection: configuration.maxInFlightPerConnection,
-                                 connectionBufferBytes: configuration.connectionBufferBytes,
-                                 dropsUnreadReplies: true),
-            handler: handler, logger: logger, onListening: onListening
-        )
+        // Its clients are anyone: replies a client leaves unread past its buffer are dropped.
+        let server = RPCServer(configuration: configuration.limits.server(.gateway, socketPath: configuration.socketPath,
+                                                                          dropsUnreadReplies: true),
+                               handler: handler, logger: logger, onListening: onListening)
         // Shut down in reverse: the server drains its requests first, then the links close.
         return links + [ServerService(server)]
     }

@@ -17,7 +17,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// The socket path in force.
     var socketPath: String {
-        Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket("gateway.sock"))
+        Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket(for: .gateway))
     }
 
     /// Connects to the Gateway, runs `body`, and turns any failure into a message and an exit code.

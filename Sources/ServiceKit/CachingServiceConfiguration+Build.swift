@@ -1,0 +1,19 @@
+import Logging
+import Messaging
+import RnmAPI
+import ServiceLifecycle
+import ServiceRuntime
+
+extension CachingServiceConfiguration {
+    /// The upstream fetcher: the configured base only, with its timeout and body limit.
+    public func makeFetcher() -> URLSessionFetcher {
+        URLSessionFetcher(baseURL: upstreamURL, timeoutMilliseconds: upstreamTimeoutMilliseconds, maxBodyBytes: upstreamMaxBytes)
+    }
+
+    /// The service's server on its socket, answering with `handler`, as a lifecycle service.
+    public func makeServer(_ service: ServiceName, handler: any RPCHandler, logger: Logger,
+                           onListening: (@Sendable () async -> Void)?) -> any Service {
+        ServerService(RPCServer(configuration: limits.server(service, socketPath: socketPath),
+                                handler: handler, logger: logger, onListening: onListening))
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import RnmAPI
+
+/// What distinguishes one caching service (the CharacterService, the UniversityService) in
+/// the template both fill in: its name, its settings and their defaults.
+public protocol CachingServiceSpec: Sendable {
+    static var name: ServiceName { get }
+    static var socketSetting: Setting { get }
+    static var databaseSetting: Setting { get }
+    static var upstreamSetting: Setting { get }
+    static var maxAgeSetting: Setting { get }
+    static var defaultUpstreamURL: String { get }
+    /// Seconds a cached answer is served without asking the upstream, by default.
+    static var defaultMaxAge: Int { get }
+}
+
+/// Everything a caching service needs to start: where it listens and keeps its cache, its
+/// upstream, and its limits. Tests build one directly.
+public struct CachingServiceConfiguration: Sendable {
+    public var socketPath: String
+    public var databasePath: String
+    public var upstreamURL: String
+    public var upstreamTimeoutMilliseconds: Int
+    /// Seconds a cached answer is served without asking the upstream.
+    public var maxAgeSeconds: Int
+    /// The longest string parameter (`RNM_MAX_PARAM_BYTES`).
+    public var maxParamBytes: Int
+    /// The largest upstream body (`RNM_UPSTREAM_MAX_BYTES`).
+    public var upstreamMaxBytes: Int
+    public var limits: ServerLimits
+
+    public init(socketPath: String, databasePath: String, upstreamURL: String, upstreamTimeoutMilliseconds: Int = 5000,
+                maxAgeSeconds: Int, maxParamBytes: Int = Defaults.maxParamBytes, upstreamMaxBytes: Int = Defaults.upstreamMaxBytes,
+                limits: ServerLimits = ServerLimits()) {
+        self.socketPath = socketPath
+        self.databasePath = databasePath
+        self.upstreamURL = upstreamURL
+        self.upstreamTimeoutMilliseconds = upstreamTimeoutMilliseconds
+        self.maxAgeSeconds = maxAgeSeconds
+        self.maxParamBytes = maxParamBytes
+        self.upstreamMaxBytes = upstreamMaxBytes
+        self.limits = limits
+    }
+}
+
+/// The options of a caching service's command line, each also read from its environment
+/// variable: the one template both services fill in with their ``CachingServiceSpec``.
+public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments {
+    @Option(help: ArgumentHelp("Socket to listen on (env \(Spec.socketSetting.rawValue)).", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("SQLite cache file (env \(Spec.databaseSetting.rawValue), default $XDG_DATA_HOME/rnm/\(Spec.name.rawValue).sqlite).", valueName: "path"))
+    var database: String?
+
+    @Option(name: .customLong("upstream-url"), help: "Upstream base URL (env \(Spec.upstreamSetting.rawValue), default \(Spec.defaultUpstreamURL)).")
+    var upstreamURL: String?
+
+    @Option(name: .customLong("upstream-timeout-ms"), help: "Timeout of one upstream request (env RNM_UPSTREAM_TIMEOUT_MS, default 5000).")
+    var upstreamTimeout: Int?
+
+    @Option(name: .customLong("max-age"), help: "Seconds a cached answer is served without asking the upstream (env \(Spec.maxAgeSetting.rawValue), default \(Spec.defaultMaxAge)).")
+    var maxAge: Int?
+
+    @Option(name: .customLong("max-param-bytes"), help: "Longest string parameter in bytes (env RNM_MAX_PARAM_BYTES, default \(Defaults.maxParamBytes)).")
+    var maxParamBytes: Int?
+
+    @Option(name: .customLong("upstream-max-bytes"), help: "Largest upstream response body (env RNM_UPSTREAM_MAX_BYTES, default \(Defaults.upstreamMaxBytes)).")
+    var upstreamMaxBytes: Int?
+
+    /// The options every process takes.
+    @OptionGroup public var common: CommonOptions
+
+    public init() {}
+
+    /// The configuration in force: each flag, else its environment variable, else its default.
+    public func resolve() throws -> CachingServiceConfiguration {
+        CachingServiceConfiguration(
+            socketPath: Spec.socketSetting.resolve(socket, default: DefaultPaths.socket(for: Spec.name)),
+            databasePath: Spec.databaseSetting.resolve(database, default: DefaultPaths.database("\(Spec.name.rawValue).sqlite")),
+            upstreamURL: Spec.upstreamSetting.resolve(upstreamURL, default: Spec.defaultUpstreamURL),
+            upstreamTimeoutMilliseconds: try Setting.upstreamTimeoutMilliseconds.resolveInteger(upstreamTimeout, default: 5000, range: 1...600_000),
+            maxAgeSeconds: try Spec.maxAgeSetting.resolveInteger(maxAge, default: Spec.defaultMaxAge),
+            maxParamBytes: try Setting.maxParamBytes.resolveInteger(maxParamBytes, default: Defaults.maxParamBytes, range: 16...65_536),
+            upstreamMaxBytes: try Setting.upstreamMaxBytes.resolveInteger(upstreamMaxBytes, default: Defaults.upstreamMaxBytes,
+                                                                          range: 65_536...Int(Int32.max)),
+            limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.serviceMaxInFlightPerConnection)
+        )
+    }
+}

@@ -1,0 +1,27 @@
+import Messaging
+import RnmAPI
+
+/// The limits every server process applies to its clients (docs/PROTOCOL.md §7).
+public struct ServerLimits: Sendable {
+    public var maxFrameBytes: Int
+    /// How long a started frame may stay incomplete (`RNM_FRAME_TIMEOUT_MS`).
+    public var frameTimeout: Duration
+    public var maxInFlightPerConnection: Int
+    public var connectionBufferBytes: Int
+
+    public init(maxFrameBytes: Int = Defaults.maxFrameBytes, frameTimeout: Duration = .seconds(10),
+                maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection,
+                connectionBufferBytes: Int = Defaults.connectionBufferBytes) {
+        self.maxFrameBytes = maxFrameBytes
+        self.frameTimeout = frameTimeout
+        self.maxInFlightPerConnection = maxInFlightPerConnection
+        self.connectionBufferBytes = connectionBufferBytes
+    }
+
+    /// The server configuration of `service` listening on `socketPath`.
+    public func server(_ service: ServiceName, socketPath: String, dropsUnreadReplies: Bool = false) -> RPCServerConfiguration {
+        RPCServerConfiguration(socketPath: socketPath, maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout,
+                               service: service.rawValue, maxInFlightPerConnection: maxInFlightPerConnection,
+                               connectionBufferBytes: connectionBufferBytes, dropsUnreadReplies: dropsUnreadReplies)
+    }
+}
