@@ -4,7 +4,7 @@ import RnmAPI
 import TestSupport
 import Testing
 
-@Suite("CharacterService when the upstream fails")
+@Suite("CharacterService when the upstream fails", .cleansUp)
 struct CharacterFailureTests {
     static let faults: [UpstreamFault] = [.status(500), .status(503), .status(429), .hang, .garbage, .truncated, .html, .down]
 

@@ -6,7 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("CharacterService sync, stats, images, favorites, health")
+@Suite("CharacterService sync, stats, images, favorites, health", .cleansUp)
 struct CharacterFeatureTests {
     @Test("sync mirrors every page with one request per page, reports progress, and the mirror serves offline")
     func sync() async throws {

@@ -5,7 +5,7 @@ import RnmAPI
 import TestSupport
 import Testing
 
-@Suite("CharacterService lists and records")
+@Suite("CharacterService lists and records", .cleansUp)
 struct CharacterListTests {
     @Test("characters.list page 1: 20 characters of 493, fields mapped, URLs reduced to ids, one upstream request")
     func firstPage() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The real processes: UniversityService and CharacterService as child processes, the Gateway
 /// in this process.
-@Suite("Gateway with real service processes")
+@Suite("Gateway with real service processes", .cleansUp)
 struct GatewayProcessTests {
     struct System {
         let directory: String

@@ -5,7 +5,7 @@ import RnmAPI
 import TestSupport
 import Testing
 
-@Suite("Gateway routing and forwarding")
+@Suite("Gateway routing and forwarding", .cleansUp)
 struct GatewayRoutingTests {
     @Test("each prefix reaches its service; gateway.* is answered by the Gateway; others are -32601")
     func routing() async throws {

@@ -9,7 +9,7 @@ import Testing
 
 private let sleepMethod = RPCMethod<SleepParams, ValueResult>("sleep")
 
-@Suite("RPC client multiplexing")
+@Suite("RPC client multiplexing", .cleansUp)
 struct ClientTests {
     @Test("1,000 concurrent requests on one connection, answered out of order, each reply reaches its own caller")
     func thousandConcurrent() async throws {

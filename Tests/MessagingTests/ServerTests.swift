@@ -4,7 +4,7 @@ import Messaging
 import NIOCore
 import Testing
 
-@Suite("RPC server over a Unix socket")
+@Suite("RPC server over a Unix socket", .cleansUp)
 struct ServerTests {
     @Test("a 0-length header gets one -32600 with id null, then the connection closes")
     func zeroLengthHeader() async throws {

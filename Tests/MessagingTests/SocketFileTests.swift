@@ -23,7 +23,7 @@ func leaveStaleSocket(at path: String) {
     close(fd)
 }
 
-@Suite("Socket file rules")
+@Suite("Socket file rules", .cleansUp)
 struct SocketFileTests {
     @Test("a stale socket file (nobody listening) is reclaimed")
     func staleSocketReclaimed() async throws {

@@ -5,7 +5,7 @@ import RnmAPI
 import TestSupport
 import Testing
 
-@Suite("rnmctl end to end", .serialized)
+@Suite("rnmctl end to end", .serialized, .cleansUp)
 struct RnmctlTests {
     @Test("characters list: full names in a table at 40 columns, the page line, and --json in the protocol's shape")
     func charactersList() async throws {

@@ -29,6 +29,10 @@ public final class ChildProcess: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
         }
         try process.run()
+        let process = self.process
+        TestResources.register {
+            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        }
     }
 
     public var pid: Int32 { process.processIdentifier }

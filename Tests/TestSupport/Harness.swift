@@ -66,6 +66,7 @@ public func waitUntil(_ seconds: Double = 5, _ what: String, pollEvery interval:
 public func temporaryDirectory() -> String {
     let path = "/tmp/rnm-test-\(UUID().uuidString.prefix(8))"
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    TestResources.register { try? FileManager.default.removeItem(atPath: path) }
     return path
 }
 
@@ -118,6 +119,10 @@ public struct RunningServer: Sendable {
         let services = try build { listening.fire() }
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) }, logger: testLogger()))
         let task = Task { try await group.run() }
+        TestResources.register {
+            task.cancel()
+            _ = await task.result
+        }
         try await within(10, "server listening") { await listening.wait() }
         return RunningServer(socketPath: socketPath, group: group, task: task)
     }

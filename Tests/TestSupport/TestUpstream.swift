@@ -102,6 +102,7 @@ public final class TestUpstream: Sendable {
             .bind(host: host, port: 0).get()
         let upstream = TestUpstream(baseURL: "http://\(host):\(channel.localAddress!.port!)", channel: channel, box: boxRef, route: route)
         boxRef.value.withLock { $0 = upstream }
+        TestResources.register { await upstream.stop() }
         return upstream
     }
 

@@ -12,7 +12,7 @@ private func fixtureUAE() throws -> [[String: Any]] {
     try JSONSerialization.jsonObject(with: UniversityFixtures.unitedArabEmirates) as! [[String: Any]]
 }
 
-@Suite("UniversityService, alone against a local upstream")
+@Suite("UniversityService, alone against a local upstream", .cleansUp)
 struct UniversityServiceTests {
     @Test("list: the UAE's 37 universities, every field mapped, stateProvince null, fresh from upstream")
     func listUAE() async throws {
@@ -181,7 +181,7 @@ struct UniversityServiceTests {
     }
 }
 
-@Suite("UniversityService when the upstream fails")
+@Suite("UniversityService when the upstream fails", .cleansUp)
 struct UniversityFailureTests {
     static let faults: [UpstreamFault] = [.status(500), .status(503), .status(429), .hang, .garbage, .truncated, .html, .down]
 

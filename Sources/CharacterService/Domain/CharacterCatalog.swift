@@ -141,7 +141,11 @@ struct CharacterCatalog: Sendable {
 
     /// One record by id.
     func record(_ resource: Resource, id: Int, force: Bool = false) async throws -> RecordAnswer {
-        let cached = try await database.records(resource, ids: [id])[id]
+        try await record(resource, id: id, cached: try await database.records(resource, ids: [id])[id], force: force)
+    }
+
+    /// One record by id, given what the cache holds for it (read by the caller).
+    private func record(_ resource: Resource, id: Int, cached: StoredRecord?, force: Bool = false) async throws -> RecordAnswer {
         if !force, let cached, isFresh(cached.fetchedAt) {
             return RecordAnswer(record: cached, freshness: Freshness(source: .cache, fetchedAt: cached.fetchedAt.rfc3339))
         }
@@ -203,30 +207,32 @@ struct CharacterCatalog: Sendable {
         }
     }
 
-    /// A character with the summaries of its episodes. When the character is fresh in the
-    /// cache with all its episodes, that is one database read and nothing else.
+    /// A character with the summaries of its episodes: at most two database reads. When the
+    /// character is fresh in the cache with all its episodes, that is one read and nothing else.
     func characterDetail(id: Int) async throws -> (answer: RecordAnswer, summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?) {
-        if let cached = try await database.characterWithEpisodeSummaries(id: id), isFresh(cached.record.fetchedAt),
-           cached.record.related.allSatisfy({ cached.summaries[$0] != nil }) {
+        let cached = try await database.characterWithEpisodeSummaries(id: id)  // read 1
+        if let cached, isFresh(cached.record.fetchedAt), cached.record.related.allSatisfy({ cached.summaries[$0] != nil }) {
             let freshness = Freshness(source: .cache, fetchedAt: cached.record.fetchedAt.rfc3339)
             return (RecordAnswer(record: cached.record, freshness: freshness), cached.summaries, nil)
         }
-        let answer = try await record(.character, id: id)
-        let episodes = await episodeSummaries(ids: answer.record.related)
-        return (answer, episodes.summaries, episodes.upstreamError)
-    }
-
-    /// The summaries of episodes `ids`: one cache read, and an upstream call only for the
-    /// episodes not cached yet.
-    func episodeSummaries(ids: [Int]) async -> (summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?) {
-        var summaries = (try? await database.episodeSummaries(ids: ids)) ?? [:]
-        let missing = ids.filter { summaries[$0] == nil }
-        guard !missing.isEmpty else { return (summaries, nil) }
-        let resolved = await resolve(.episode, ids: missing)
-        if let fetched = try? await database.episodeSummaries(ids: missing) {
-            summaries.merge(fetched) { $1 }
+        let answer = try await record(.character, id: id, cached: cached?.record)
+        var summaries = cached?.summaries ?? [:]
+        // Read 1 looked up the episodes of the cached record; a new record may name others.
+        let unchecked = answer.record.related.filter { summaries[$0] == nil && !(cached?.record.related.contains($0) ?? false) }
+        if !unchecked.isEmpty, let found = try? await database.episodeSummaries(ids: unchecked) {  // read 2
+            summaries.merge(found) { $1 }
         }
-        return (summaries, resolved.upstreamError)
+        let missing = answer.record.related.filter { summaries[$0] == nil }
+        guard !missing.isEmpty else { return (answer, summaries, nil) }
+        do {
+            for record in try await fetchRecords(.episode, ids: missing).value {
+                summaries[record.id] = EpisodeSummary(id: record.id, code: record.columns["code"] ?? "", name: record.columns["name"] ?? "",
+                                                      airDate: record.columns["airDate"] ?? "")
+            }
+            return (answer, summaries, nil)
+        } catch let error as UpstreamError {
+            return (answer, summaries, error)
+        }
     }
 
     /// Fetches records and stores them in one transaction; identical fetches in flight are made once.

@@ -47,7 +47,7 @@ extension Trait where Self == PrintsFaultReport {
 
 /// The system fault suite (issue 8): real processes hurt the way production will hurt them.
 /// Its scenarios run one at a time so that their timings are their own.
-@Suite("System fault suite", .serialized, .printsFaultReport)
+@Suite("System fault suite", .serialized, .printsFaultReport, .cleansUp)
 enum FaultSuite {}
 
 /// Milliseconds, for the report.
