@@ -18,7 +18,7 @@ public enum DefaultPaths {
 
     /// The default socket of `service`: `<name>.sock` in the folder above.
     public static func socket(for service: ServiceName, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        socket("\(service.rawValue).sock", environment: environment)
+        socket("\(service).sock", environment: environment)
     }
 
     /// `$XDG_DATA_HOME/rnm/<file>`, or `~/.local/share/rnm/<file>`.

@@ -8,7 +8,7 @@ import ServiceKit
 /// written by splicing stored record JSON; records are never decoded to answer.
 enum CharacterRoutes {
     static func router(catalog: CharacterCatalog, syncConcurrency: Int, maxParamBytes: Int) -> RPCRouter {
-        var router = RPCRouter(service: ServiceName.characters.rawValue)
+        var router = RPCRouter(service: ServiceName.characters)
         let validate = ParamsValidation(maxParamBytes: maxParamBytes)
         let avatars = Avatars(catalog: catalog)
 

@@ -29,7 +29,7 @@ final class GatewayHandler: RPCHandler {
         case .some(let service) where service != .gateway:
             return try await forward(request, to: links[service]!, context: context)
         default:
-            throw RPCError(.methodNotFound, "method \"\(RPCError.excerpt(method))\" not found", service: ServiceName.gateway.rawValue)
+            throw RPCError(.methodNotFound, "method \"\(RPCError.excerpt(method))\" not found", service: ServiceName.gateway)
         }
     }
 
@@ -37,11 +37,11 @@ final class GatewayHandler: RPCHandler {
         let envelope = request.envelope
         guard inFlight.wrappingAdd(1, ordering: .relaxed).newValue <= maxInFlight else {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
-            throw RPCError(.overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later", service: ServiceName.gateway.rawValue)
+            throw RPCError(.overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later", service: ServiceName.gateway)
         }
         defer { inFlight.wrappingSubtract(1, ordering: .relaxed) }
         var logger = context.logger
-        logger[metadataKey: "service"] = "\(link.service.rawValue)"
+        logger[metadataKey: "service"] = "\(link.service)"
         let started = ContinuousClock.now
         do {
             let client = try await link.client()
@@ -70,7 +70,7 @@ final class GatewayHandler: RPCHandler {
             // Every progress notification reaches the client before the final reply.
             await progress.drain()
             guard let replyIDRange = reply.idRange else {
-                throw RPCError(.internalError, "\(link.service.rawValue) answered without an id", service: ServiceName.gateway.rawValue)
+                throw RPCError(.internalError, "\(link.service) answered without an id", service: ServiceName.gateway)
             }
             logger.debug("forwarded", metadata: ["latency": "\(ContinuousClock.now - started)"])
             return .frame(reply.frame(replacing: replyIDRange, with: clientID))
@@ -99,7 +99,7 @@ final class GatewayHandler: RPCHandler {
     private static func probe(_ link: ServiceLink) async -> GatewayHealth.ServiceState {
         let started = ContinuousClock.now
         do {
-            guard let method = RPCMethods.health(of: link.service) else { throw RPCError(.methodNotFound, "no health method", service: link.service.rawValue) }
+            guard let method = RPCMethods.health(of: link.service) else { throw RPCError(.methodNotFound, "no health method", service: link.service) }
             _ = try await link.client().call(method, NoParams(), timeout: .seconds(2))
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15

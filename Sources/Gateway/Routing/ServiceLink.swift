@@ -38,7 +38,7 @@ final class ServiceLink: Service, Sendable {
         self.socketPath = socketPath
         self.maxFrameBytes = maxFrameBytes
         var logger = logger
-        logger[metadataKey: "service"] = "\(service.rawValue)"
+        logger[metadataKey: "service"] = "\(service)"
         self.logger = logger
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -72,13 +72,13 @@ final class ServiceLink: Service, Sendable {
     }
 
     private func unavailable(_ reason: String) -> RPCError {
-        RPCError(.serviceUnavailable, "the \(service.rawValue) service is unavailable: \(reason)", service: service.rawValue)
+        RPCError(.serviceUnavailable, "the \(service) service is unavailable: \(reason)", service: service)
     }
 
     /// One connection attempt: connected on success; on failure, reconnecting in the background.
     private func connect() async throws -> RPCClient {
         do {
-            let client = try await RPCClient.connect(socketPath: socketPath, service: service.rawValue, maxFrameBytes: maxFrameBytes)
+            let client = try await RPCClient.connect(socketPath: socketPath, service: service, maxFrameBytes: maxFrameBytes)
             let kept = state.withLock { state -> Bool in
                 if case .stopped = state { return false }
                 state = .connected(client)
@@ -105,7 +105,7 @@ final class ServiceLink: Service, Sendable {
         }
         guard ours else { return }
         logger.warning("connection lost; reconnecting", metadata: ["socket": "\(socketPath)"])
-        lost(reason: "connection to \(service.rawValue) at \(socketPath) closed")
+        lost(reason: "connection to \(service) at \(socketPath) closed")
     }
 
     /// Moves to reconnecting (unless stopped) and wakes the background loop.

@@ -204,7 +204,7 @@ public final class RPCClient: Sendable {
 
     // MARK: - Event loop side
 
-    fileprivate func receive(_ payload: ByteBuffer) {
+    func receive(_ payload: ByteBuffer) {
         guard let envelope = try? Envelope(parsing: payload) else { return }
         switch envelope.kind {
         case .response:
@@ -227,7 +227,7 @@ public final class RPCClient: Sendable {
         }
     }
 
-    fileprivate func failAll(reason: String) {
+    func failAll(reason: String) {
         let pending = state.withLock { state -> [Pending] in
             if state.closedReason == nil { state.closedReason = reason }
             defer { state.pending.removeAll() }
@@ -275,37 +275,5 @@ extension Envelope {
     static func integer(in buffer: ByteBuffer) -> Int64? {
         guard let text = buffer.getString(at: buffer.readerIndex, length: buffer.readableBytes) else { return nil }
         return Int64(text)
-    }
-}
-
-/// Lets the channel handler reach the client once it exists.
-private final class ClientBox: Sendable {
-    let client = Mutex<RPCClient?>(nil)
-}
-
-private final class ClientInboundHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-    let box: ClientBox
-
-    init(box: ClientBox) {
-        self.box = box
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        box.client.withLock { $0 }?.receive(unwrapInboundIn(data))
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        if let client = box.client.withLock({ $0 }) {
-            client.failAll(reason: "connection to \(client.service) at \(client.socketPath) closed")
-        }
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let client = box.client.withLock({ $0 }) {
-            client.failAll(reason: "protocol error from \(client.service): \(error)")
-        }
-        context.close(promise: nil)
     }
 }

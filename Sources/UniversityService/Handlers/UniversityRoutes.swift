@@ -7,7 +7,7 @@ import ServiceKit
 /// The `universities.*` methods, wired to the catalog.
 enum UniversityRoutes {
     static func router(catalog: UniversityCatalog, maxParamBytes: Int) -> RPCRouter {
-        var router = RPCRouter(service: ServiceName.universities.rawValue)
+        var router = RPCRouter(service: ServiceName.universities)
         // Every string parameter is bounded: no request makes the service match or store
         // unbounded text.
         @Sendable func bounded(_ field: String, _ value: String?) throws -> String? {

@@ -24,7 +24,7 @@ struct GlobalOptions: ParsableArguments {
     func withGateway<T: Sendable>(_ body: (RPCClient) async throws -> T) async throws -> T {
         let client: RPCClient
         do {
-            client = try await RPCClient.connect(socketPath: socketPath, service: ServiceName.gateway.rawValue)
+            client = try await RPCClient.connect(socketPath: socketPath, service: ServiceName.gateway)
         } catch {
             throw CLIFailure.gatewayUnreachable(path: socketPath, reason: (error as? RPCError)?.message ?? "\(error)")
         }
