@@ -36,7 +36,8 @@ struct GatewayCommand: AsyncParsableCommand {
             universitiesSocketPath: Setting.universitiesSocket.resolve(universitiesSocket, default: DefaultPaths.socket(for: .universities)),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000)),
             maxInFlight: try Setting.maxInFlight.resolveInteger(maxInFlight, default: Defaults.gatewayMaxInFlight, range: 1...1_000_000),
-            limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection)
+            limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection,
+                                                    defaultConnectionBufferBytes: Defaults.connectionBufferBytes)
         )
         let services = GatewayApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

@@ -5,10 +5,13 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
         public var url: String
         public var lastSuccessAt: String?
         public var lastError: String?
-        public init(url: String, lastSuccessAt: String? = nil, lastError: String? = nil) {
+        /// When the upstream started failing (the first failure after a success), while it is.
+        public var failingSince: String?
+        public init(url: String, lastSuccessAt: String? = nil, lastError: String? = nil, failingSince: String? = nil) {
             self.url = url
             self.lastSuccessAt = lastSuccessAt
             self.lastError = lastError
+            self.failingSince = failingSince
         }
     }
 

@@ -63,12 +63,16 @@ public struct UniversityGetParams: Codable, Sendable, Equatable {
 /// `universities.list` / `universities.refresh`.
 public struct UniversityList: Codable, Sendable, Equatable {
     public var country: String
+    /// Items in this answer (after the `name` filter).
     public var count: Int
+    /// Universities of the country before the `name` filter.
+    public var total: Int?
     public var items: [University]
 
-    public init(country: String, count: Int, items: [University]) {
+    public init(country: String, count: Int, total: Int? = nil, items: [University]) {
         self.country = country
         self.count = count
+        self.total = total
         self.items = items
     }
 }

@@ -83,7 +83,8 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
             maxParamBytes: try Setting.maxParamBytes.resolveInteger(maxParamBytes, default: Defaults.maxParamBytes, range: 16...65_536),
             upstreamMaxBytes: try Setting.upstreamMaxBytes.resolveInteger(upstreamMaxBytes, default: Defaults.upstreamMaxBytes,
                                                                           range: 65_536...Int(Int32.max)),
-            limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.serviceMaxInFlightPerConnection)
+            limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.serviceMaxInFlightPerConnection,
+                                                    defaultConnectionBufferBytes: Defaults.serviceConnectionBufferBytes)
         )
     }
 }

@@ -5,8 +5,11 @@ import Messaging
 public enum Defaults {
     /// `RNM_MAX_FRAME_BYTES`: the largest frame payload, 1 MiB.
     public static let maxFrameBytes = WireLimits.maxFrameBytes
-    /// `RNM_CONNECTION_BUFFER_BYTES`: what one connection may hold in a server, 4 MiB.
+    /// `RNM_CONNECTION_BUFFER_BYTES` in the Gateway: what one client connection may hold, 4 MiB.
     public static let connectionBufferBytes = WireLimits.connectionBufferBytes
+    /// `RNM_CONNECTION_BUFFER_BYTES` in a service: 64 MiB, sixteen times a Gateway client's, so
+    /// that no one client of the Gateway can fill the service link and stall the others.
+    public static let serviceConnectionBufferBytes = 16 * WireLimits.connectionBufferBytes
     /// `RNM_MAX_IN_FLIGHT_PER_CONNECTION` in the Gateway: a client's fair share of a service link.
     public static let gatewayMaxInFlightPerConnection = 256
     /// `RNM_MAX_IN_FLIGHT_PER_CONNECTION` in a service: at least the Gateway's `RNM_MAX_IN_FLIGHT`,

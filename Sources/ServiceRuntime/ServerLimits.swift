@@ -11,7 +11,7 @@ public struct ServerLimits: Sendable {
 
     public init(maxFrameBytes: Int = Defaults.maxFrameBytes, frameTimeout: Duration = .seconds(10),
                 maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection,
-                connectionBufferBytes: Int = Defaults.connectionBufferBytes) {
+                connectionBufferBytes: Int = Defaults.serviceConnectionBufferBytes) {
         self.maxFrameBytes = maxFrameBytes
         self.frameTimeout = frameTimeout
         self.maxInFlightPerConnection = maxInFlightPerConnection

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Messaging
+import RnmAPI
 
 /// `rnmctl`: the command-line client of rnm. It talks to the Gateway only.
 @main
@@ -7,8 +8,36 @@ struct RnmCtl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rnmctl",
         abstract: "Query rnm: Rick and Morty characters, locations, episodes and universities.",
-        discussion: ExitStatus.helpText,
+        discussion: Help.root,
+        version: rnmVersion,
         subcommands: [CharactersCommand.self, LocationsCommand.self, EpisodesCommand.self, FavoritesCommand.self,
                       UniversitiesCommand.self, StatusCommand.self, CallCommand.self]
     )
+
+    /// Global options may stand anywhere on the line (`rnmctl --json characters show 1`), a
+    /// mistyped command gets a suggestion, and under `--json` even a usage error is JSON.
+    static func main() async {
+        let arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
+        if let unknown = arguments.unknownCommand(in: self) {
+            CLIFailure.usage(unknown).report(json: arguments.wantsJSON, verbose: false)
+            exit(withError: ExitCode(ExitStatus.usage))
+        }
+        do {
+            var command = try parseAsRoot(arguments.normalized)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if arguments.wantsJSON, code.rawValue == ExitStatus.usage {
+                // The sentence, without ArgumentParser's "Error: " and the usage lines after it.
+                let first = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "usage error"
+                CLIFailure.usage(first.hasPrefix("Error: ") ? String(first.dropFirst("Error: ".count)) : first)
+                    .report(json: true, verbose: false)
+            }
+            exit(withError: arguments.wantsJSON && code.rawValue == ExitStatus.usage ? ExitCode(ExitStatus.usage) : error)
+        }
+    }
 }

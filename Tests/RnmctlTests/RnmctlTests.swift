@@ -12,12 +12,16 @@ struct RnmctlTests {
         let system = try await RnmSystem.start()
         let human = try await system.rnmctl("characters", "list", "--page", "8")
         #expect(human.status == 0)
-        #expect(human.stdout.contains("Hole in the Wall Where the Men Can See it All"))
+        let tableLines: [Substring] = human.stdout.split(separator: "\n").dropLast()
+        #expect(tableLines.allSatisfy { $0.count <= 40 }, "the table fits 40 columns")
+        #expect(human.stdout.contains("Hole in the Wall Where the Men Can") && human.stdout.contains("See it All"), "wrapped, never cut")
         #expect(human.stdout.contains("page 8 of 25 (493 characters) — next: rnmctl characters list --page 9"))
-        #expect(human.stdout.contains("NAME") && human.stdout.contains("STATUS"))
+        let wide = try await system.rnmctl("characters", "list", "--page", "8", "--wide")
+        #expect(wide.stdout.contains("Hole in the Wall Where the Men Can See it All"))
+        #expect(wide.stdout.contains("NAME") && wide.stdout.contains("STATUS"))
         let refreshed = try await system.rnmctl("characters", "refresh", "--page", "2", "--gender", "female")
         #expect(refreshed.status == 0)
-        #expect(refreshed.stdout.contains("page 2 of 4 (73 characters) — next: rnmctl characters refresh --page 3"))
+        #expect(refreshed.stdout.contains("page 2 of 4 (73 characters) — next: rnmctl characters refresh --gender female --page 3"))
         let json = try await system.rnmctl("characters", "list", "--status", "dead", "--json")
         #expect(json.status == 0)
         let page = try JSONDecoder().decode(Fresh<Page<Character>>.self, from: Data(json.stdout.utf8))
@@ -45,7 +49,7 @@ struct RnmctlTests {
     @Test("locations, episodes, stats, favorites and universities print what users look for")
     func otherCommands() async throws {
         let system = try await RnmSystem.start()
-        let locations = try await system.rnmctl("locations", "list", "--page", "3")
+        let locations = try await system.rnmctl("locations", "list", "--page", "3", "--wide")
         #expect(locations.stdout.contains("Earth (Giant Telepathic Spiders Dimension)"))
         #expect(locations.stdout.contains("page 3 of 4"))
         let location = try await system.rnmctl("locations", "show", "1")
@@ -58,9 +62,9 @@ struct RnmctlTests {
         #expect(stats.stdout.contains("alive") && stats.stdout.contains("281") && stats.stdout.contains("493"))
         #expect(try await system.rnmctl("favorites", "add", "3").status == 0)
         let favorites = try await system.rnmctl("favorites", "list")
-        #expect(favorites.stdout.contains("Summer Smith") && favorites.stdout.contains("1 favorites"))
+        #expect(favorites.stdout.contains("Summer Smith") && favorites.stdout.contains("1 favorite"))
         #expect(try await system.rnmctl("favorites", "remove", "3").stdout.contains("not a favorite"))
-        let universities = try await system.rnmctl("universities", "list")
+        let universities = try await system.rnmctl("universities", "list", "--wide")
         #expect(universities.stdout.contains("37 universities in United Arab Emirates"))
         #expect(universities.stdout.contains("Mohamed bin Zayed University of Artificial Intelligence (MBZUAI)"))
         let university = try await system.rnmctl("universities", "show", "khalifa university")
@@ -68,7 +72,7 @@ struct RnmctlTests {
         let refreshed = try await system.rnmctl("universities", "refresh", "--country", "Japan", "--json")
         #expect(try JSONDecoder().decode(Fresh<UniversityList>.self, from: Data(refreshed.stdout.utf8)).country == "Japan")
         let status = try await system.rnmctl("status")
-        #expect(status.stdout.contains("gateway: ok") && status.stdout.contains("characters: up") && status.stdout.contains("universities: up"))
+        #expect(status.stdout.contains("gateway: up") && status.stdout.contains("characters: up") && status.stdout.contains("universities: up"))
         let call = try await system.rnmctl("call", "characters.getMany", #"{"ids":[2,1]}"#)
         #expect(call.stdout.contains(#""missingIds":[]"#))
         try await system.stop()
@@ -123,8 +127,8 @@ struct RnmctlTests {
         #expect(missing.stderr.contains("character 9999 not found"))
         let missingJSON = try await system.rnmctl("characters", "show", "9999", "--json")
         #expect(missingJSON.stdout.isEmpty)
-        let error = try JSONCoding.decode(RPCError.self, from: ByteBuffer(string: missingJSON.stderr))
-        #expect(error.code == .notFound)
+        let error = try JSONCoding.decode(CLIErrorShape.self, from: ByteBuffer(string: missingJSON.stderr))
+        #expect(error.error.code == .notFound && error.exitCode == 66)
         system.universityUpstream.fault = .status(500)
         #expect(try await system.rnmctl("universities", "list", "--country", "Japan").status == 69)
         system.characterUpstream.fault = .hang
@@ -162,4 +166,10 @@ struct RnmctlTests {
         let output = try await ChildProcess.run("rnmctl", ["--help"])
         #expect(output.stdout.contains("64 usage or invalid params") && output.stdout.contains("75 timed out"))
     }
+}
+
+/// rnmctl's one JSON error shape: `{"error":{"code","message","data"},"exitCode"}`.
+struct CLIErrorShape: Decodable {
+    var error: RPCError
+    var exitCode: Int32
 }

@@ -15,9 +15,13 @@ struct Mirror: Sendable {
     func run(progress: @escaping @Sendable (Int, Int, String) async -> Void) async throws -> SyncResult {
         let started = ContinuousClock.now
         // Page 1 of each list tells how many pages there are.
+        // Progress from the first request on, so that a client's deadline (which progress
+        // restarts) never runs out while the first pages are fetched from a slow upstream.
         var firstPages: [Resource: PageAnswer] = [:]
-        for resource in Resource.allCases {
+        await progress(0, Resource.allCases.count, "fetching the first page of each list")
+        for (index, resource) in Resource.allCases.enumerated() {
             firstPages[resource] = try await catalog.list(resource, page: 1, filters: [], force: true, fallback: false)
+            await progress(index + 1, Resource.allCases.count, "\(resource.plural) page 1")
         }
         let jobs = Resource.allCases.flatMap { resource in
             (2...max(2, firstPages[resource]!.pages)).filter { $0 <= firstPages[resource]!.pages }.map { (resource, $0) }

@@ -94,10 +94,9 @@ struct CharacterDatabase: Sendable {
                 t.add(column: "usedAt", .double).notNull().defaults(to: 0)
             }
             try db.execute(sql: "UPDATE listPage SET usedAt = fetchedAt")
-            for legacy in try String.fetchAll(db, sql: "SELECT DISTINCT filterKey FROM listPage WHERE filterKey != ''") {
-                try db.execute(sql: "UPDATE OR REPLACE listPage SET filterKey = ? WHERE filterKey = ?",
-                               arguments: [FilterKey.upgrade(legacy), legacy])
-            }
+            // Old filtered pages may hold a colliding answer under the new key: they are only a
+            // cache, so they go (unfiltered pages, the mirror, keep their key "" and stay).
+            try db.execute(sql: "DELETE FROM listPage WHERE filterKey != ''")
             try db.create(index: "listPage_by_use", on: "listPage", columns: ["usedAt"])
         }
         return migrator

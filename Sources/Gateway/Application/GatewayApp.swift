@@ -16,7 +16,8 @@ struct GatewayConfiguration: Sendable {
     var maxInFlight: Int = Defaults.gatewayMaxInFlight
     /// Limits per client connection; a connection's requests in flight are its fair share of
     /// a service link.
-    var limits = ServerLimits(maxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection)
+    var limits = ServerLimits(maxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection,
+                              connectionBufferBytes: Defaults.connectionBufferBytes)
 }
 
 /// Builds the Gateway from its configuration; tests call this with test settings.

@@ -117,6 +117,8 @@ final class ProgressForwarder: Sendable {
     private struct State {
         var queue: AsyncStream<ByteBuffer>.Continuation?
         var writer: Task<Void, Never>?
+        /// Set by `drain`: a notification arriving after the final reply is dropped.
+        var finished = false
     }
 
     private let context: RPCRequestContext
@@ -129,6 +131,7 @@ final class ProgressForwarder: Sendable {
     /// Queues `frame` (called on the connection's event loop, in arrival order).
     func forward(_ frame: ByteBuffer) {
         state.withLock { state in
+            guard !state.finished else { return }
             if state.queue == nil {
                 let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
                 let context = self.context
@@ -144,6 +147,7 @@ final class ProgressForwarder: Sendable {
     /// Returns once every queued notification is written.
     func drain() async {
         let writer = state.withLock { state -> Task<Void, Never>? in
+            state.finished = true
             state.queue?.finish()
             return state.writer
         }

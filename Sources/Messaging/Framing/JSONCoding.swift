@@ -3,10 +3,10 @@ import NIOCore
 
 /// The JSON coders every part of rnm uses, configured once.
 public enum JSONCoding {
-    /// Compact output, no escaped slashes.
+    /// Compact output, no escaped slashes, keys in a stable order.
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }
 

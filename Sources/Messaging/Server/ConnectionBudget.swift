@@ -68,6 +68,16 @@ final class ConnectionBudget: Sendable {
         }
     }
 
+    /// Counts `bytes` of an error being written against the budget.
+    func holdBytes(_ bytes: Int) {
+        state.withLock { $0.bytes += bytes }
+    }
+
+    /// The error counted by ``holdBytes(_:)`` is written.
+    func releaseBytes(_ bytes: Int) {
+        release { $0.bytes -= bytes }
+    }
+
     /// A reply or error counted by ``admit(bytes:)`` or ``beginWrite()`` is written.
     func finishWrite() {
         release { $0.work -= 1 }

@@ -41,7 +41,10 @@ struct RPCConnection: Sendable {
     }
 
     /// Parses one payload and starts its request, or answers its error.
-    private func accept(_ payload: ByteBuffer) async {
+    private func accept(_ received: ByteBuffer) async {
+        // A copy of its own: the decoder's payloads are slices of its read buffer, and a
+        // request held while it is served would keep that whole buffer alive.
+        let payload = ByteBuffer(bytes: received.readableBytesView)
         let envelope: Envelope
         do {
             envelope = try Envelope(parsing: payload)
@@ -70,9 +73,7 @@ struct RPCConnection: Sendable {
             await writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
         case .draining:
             let error = RPCError(.serviceUnavailable, "\(service) is shutting down; retry shortly", service: service)
-            // Its own task: the reader may be stopped (cancelled) while this is written.
-            let frame = envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) }
-            Task { await writeCounted(frame) }
+            await writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
         }
     }
 
@@ -163,16 +164,25 @@ struct RPCConnection: Sendable {
         budget.releaseReply(bytes: frame.readableBytes)
     }
 
-    /// Writes an error frame already counted as work, then counts it done. An error that
-    /// repeats a huge request id could itself be over the limit: it is then sent with `id: null`.
+    /// Writes an error frame already counted as work, then counts it done; its bytes count
+    /// against the budget until written. An error that repeats a huge request id could itself
+    /// be over the limit: it is then sent with `id: null`. The write runs in a task of its own,
+    /// awaited: the reader's task may be cancelled (draining), and a write from a cancelled
+    /// task is dropped before it is made.
     private func writeCounted(_ frame: ByteBuffer?) async {
-        if var frame {
-            if frame.readableBytes - FrameDecoder.headerSize > configuration.maxFrameBytes {
-                let error = RPCError(.tooLarge, "the error for this request would be over the frame limit with its id; send a shorter id", service: service)
-                frame = Frames.errorResponse(rawID: nil, error: error)
-            }
-            try? await outbound.write(frame)
+        guard var frame else {
+            budget.finishWrite()
+            return
         }
+        if frame.readableBytes - FrameDecoder.headerSize > configuration.maxFrameBytes {
+            let error = RPCError(.tooLarge, "the error for this request would be over the frame limit with its id; send a shorter id", service: service)
+            frame = Frames.errorResponse(rawID: nil, error: error)
+        }
+        let size = frame.readableBytes
+        budget.holdBytes(size)
+        let outbound = self.outbound
+        await Task { try? await outbound.write(frame) }.value
+        budget.releaseBytes(size)
         budget.finishWrite()
     }
 }

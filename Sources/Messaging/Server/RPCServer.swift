@@ -137,8 +137,12 @@ public final class RPCServer: Sendable {
                     // Whatever was read before reading stopped is answered before the close...
                     await budget.waitUntilIdle()
                     // ...and reaches the socket: a close drops writes still queued in the
-                    // channel. An empty write completes once every write before it has.
-                    try? await connection.channel.writeAndFlush(ByteBuffer()).get()
+                    // channel. An empty write completes once every write before it has; a
+                    // client that does not read gets 2 s, then the close.
+                    let channel = connection.channel
+                    let giveUp = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+                    try? await channel.writeAndFlush(ByteBuffer()).get()
+                    giveUp.cancel()
                 } onCancel: {
                     // A forced shutdown: stop reading, cancel the requests being served, and
                     // stop waiting for a client that does not read.

@@ -10,9 +10,11 @@ public final class UpstreamHealth: Sendable {
         public var lastError: String?
         /// True when the last call failed.
         public var failing: Bool
+        /// When the current run of failures began.
+        public var failingSince: Date?
     }
 
-    private let state = Mutex(Snapshot(lastSuccessAt: nil, lastError: nil, failing: false))
+    private let state = Mutex(Snapshot(lastSuccessAt: nil, lastError: nil, failing: false, failingSince: nil))
 
     public init() {}
 
@@ -21,12 +23,14 @@ public final class UpstreamHealth: Sendable {
             $0.lastSuccessAt = date
             $0.lastError = nil
             $0.failing = false
+            $0.failingSince = nil
         }
     }
 
     public func recordFailure(_ error: UpstreamError) {
         state.withLock {
             $0.lastError = error.description
+            if !$0.failing { $0.failingSince = Date() }
             $0.failing = true
         }
     }
@@ -51,6 +55,6 @@ public final class UpstreamHealth: Sendable {
         return ServiceHealth(service: service.rawValue, status: snapshot.failing ? "degraded" : "ok", version: rnmVersion,
                              uptimeSeconds: Date().timeIntervalSince(started), cache: cache,
                              upstream: .init(url: upstreamURL, lastSuccessAt: snapshot.lastSuccessAt?.rfc3339,
-                                             lastError: snapshot.lastError))
+                                             lastError: snapshot.lastError, failingSince: snapshot.failingSince?.rfc3339))
     }
 }

@@ -54,7 +54,14 @@ final class UpstreamTransfers: NSObject, URLSessionDataDelegate, Sendable {
             return
         }
         let target = request.url.map { "\($0.scheme ?? "?")://\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" } ?? "no location"
-        transfers.withLock { $0[task.taskIdentifier]?.refusedRedirect = target }
+        let following = transfers.withLock { transfers -> Bool in
+            guard transfers[task.taskIdentifier] != nil else { return false }
+            transfers[task.taskIdentifier]?.refusedRedirect = target
+            return true
+        }
+        // A transfer already abandoned (deadline, cancellation) was cancelled: answering its
+        // redirect now would reach a task that no longer waits for the answer.
+        guard following else { return }
         // No new request: the transfer ends with the redirect itself, which `complete` fails.
         completionHandler(nil)
     }

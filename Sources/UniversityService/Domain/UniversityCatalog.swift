@@ -75,7 +75,8 @@ struct UniversityCatalog: Sendable {
         let lowered = name.lowercased()
         guard let match = fresh.items.first(where: { $0.name.lowercased() == lowered }) else {
             throw UniversityError.notFound(name: name, country: fresh.country,
-                                           closest: NameMatcher.closest(to: name, in: fresh.items.map(\.name)))
+                                           closest: NameMatcher.closest(to: name, in: fresh.items.map(\.name)),
+                                           elsewhere: try await database.countryHolding(name: name))
         }
         return (match.json, Freshness(source: .upstream, fetchedAt: fresh.fetchedAt.rfc3339))
     }
@@ -83,7 +84,8 @@ struct UniversityCatalog: Sendable {
     private func notFound(name: String, key: String, country: String) async throws -> UniversityError {
         let cached = try await database.country(key: key)
         return .notFound(name: name, country: cached?.country ?? country,
-                         closest: NameMatcher.closest(to: name, in: cached?.items.map(\.name) ?? []))
+                         closest: NameMatcher.closest(to: name, in: cached?.items.map(\.name) ?? []),
+                         elsewhere: try await database.countryHolding(name: name))
     }
 
     /// Fetches a country's list and stores it; identical fetches in flight are made once.

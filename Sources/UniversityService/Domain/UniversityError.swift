@@ -4,19 +4,24 @@ import ServiceKit
 /// What can go wrong serving universities; mapped to wire codes here and nowhere else.
 enum UniversityError: Error, RPCErrorConvertible {
     case invalidParams(String)
-    case notFound(name: String, country: String, closest: [String])
+    /// `elsewhere`: a cached country that has a university of that exact name.
+    case notFound(name: String, country: String, closest: [String], elsewhere: String?)
     case upstreamUnavailable(country: String, UpstreamError)
 
     func rpcError(service: String) -> RPCError {
         switch self {
         case .invalidParams(let message):
             return RPCError(.invalidParams, "invalid params: \(message)", service: service)
-        case .notFound(let name, let country, let closest):
+        case .notFound(let name, let country, let closest, let elsewhere):
+            if let elsewhere {
+                return RPCError(.notFound, "no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country)); there is one in \(elsewhere): ask again with country \"\(elsewhere)\"",
+                                service: service, detail: elsewhere)
+            }
             let hint = closest.isEmpty ? "" : "; closest matches: " + closest.map { "\"\($0)\"" }.joined(separator: ", ")
-            return RPCError(.notFound, "no university named \"\(name)\" in \(country)\(hint)", service: service,
+            return RPCError(.notFound, "no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country))\(hint)", service: service,
                             detail: closest.isEmpty ? nil : closest.joined(separator: "\n"))
         case .upstreamUnavailable(let country, let error):
-            return RPCError(.upstreamUnavailable, "cannot fetch the universities of \(country) and none are cached: \(error)",
+            return RPCError(.upstreamUnavailable, "cannot fetch the universities of \(RPCError.excerpt(country)) and none are cached: \(error)",
                             service: service, upstreamStatus: error.httpStatus)
         }
     }

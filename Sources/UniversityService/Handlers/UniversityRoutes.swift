@@ -54,6 +54,7 @@ enum UniversityRoutes {
         var writer = JSONObjectWriter(capacity: items.reduce(128) { $0 + $1.json.count + 1 })
         writer.string("country", answer.country)
         writer.integer("count", items.count)
+        writer.integer("total", answer.items.count)
         writer.array("items", items.map(\.json))
         writer.freshness(answer.freshness)
         return writer.finish()

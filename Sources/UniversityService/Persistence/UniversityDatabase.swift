@@ -80,6 +80,14 @@ struct UniversityDatabase: Sendable {
         }
     }
 
+    /// The name of a cached country that has a university named `name` (any letter case).
+    func countryHolding(name: String) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT country.name FROM university JOIN country ON country.key = university.countryKey WHERE university.nameKey = ? ORDER BY university.position LIMIT 1",
+                                arguments: [name.lowercased()])
+        }
+    }
+
     /// Rows per table, for health.
     func counts() async throws -> [String: Int] {
         try await pool.read { db in

@@ -16,7 +16,7 @@ struct CallCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        try await runReporting(json: global.json) {
+        try await global.runReporting {
             var paramsBuffer: ByteBuffer?
             if let params {
                 let buffer = ByteBuffer(string: params)

@@ -7,44 +7,59 @@ import RnmAPI
 struct CharactersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "characters", abstract: "Rick and Morty characters.",
+        discussion: Help.examples("rnmctl characters list --status alive", "rnmctl characters show 1", "rnmctl characters sync"),
         subcommands: [List.self, Show.self, Refresh.self, Sync.self, Stats.self, Image.self])
 
     /// The filters of `list` and `refresh`.
     struct Filters: ParsableArguments {
         @Option(help: "Page, from 1.") var page: Int?
         @Option(help: "Part of the name.") var name: String?
-        @Option(help: "alive, dead or unknown.") var status: String?
+        @Option(help: "alive, dead or unknown.", completion: .list(CharacterListParams.statuses)) var status: String?
         @Option(help: "Part of the species.") var species: String?
         @Option(help: "Part of the type.") var type: String?
-        @Option(help: "female, male, genderless or unknown.") var gender: String?
+        @Option(help: "female, male, genderless or unknown.", completion: .list(CharacterListParams.genders)) var gender: String?
 
         var params: CharacterListParams {
             CharacterListParams(page: page, name: name, status: status, species: species, type: type, gender: gender)
         }
+
+        /// This query as a command line, without its page.
+        func query(_ command: String) -> Invocation {
+            Invocation(command).option("name", name).option("status", status).option("species", species)
+                .option("type", type).option("gender", gender)
+        }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List characters, a page at a time.")
+        static let configuration = CommandConfiguration(
+            abstract: "List characters, a page at a time.", discussion: Help.examples("rnmctl characters list", "rnmctl characters list --page 2 --name rick --gender male"), aliases: ["ls"])
         @OptionGroup var filters: Filters
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.charactersList, filters.params) { printPage($0, command: "rnmctl characters list") }
+            try await global.perform(RPCMethods.charactersList, filters.params) {
+                try printPage($0, query: filters.query("rnmctl characters list"), wide: global.wide)
+            }
         }
     }
 
     struct Refresh: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List characters, asking the upstream first (pull to refresh).")
+        static let configuration = CommandConfiguration(
+            abstract: "List characters, asking the upstream first (pull to refresh).",
+            discussion: Help.examples("rnmctl characters refresh", "rnmctl characters refresh --status dead"))
         @OptionGroup var filters: Filters
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.charactersRefresh, filters.params) { printPage($0, command: "rnmctl characters refresh") }
+            try await global.perform(RPCMethods.charactersRefresh, filters.params) {
+                try printPage($0, query: filters.query("rnmctl characters refresh"), wide: global.wide)
+            }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a character with its episodes.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show a character with its episodes.", discussion: Help.examples("rnmctl characters show 1", "rnmctl --json characters show 1"), aliases: ["get"])
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
@@ -58,29 +73,34 @@ struct CharactersCommand: AsyncParsableCommand {
                     ("Created", character.created), ("Image", character.image),
                 ]).render())
                 print("  Episodes (\(detail.episodes.count)):")
-                let table = Table(headers: ["CODE", "NAME", "AIR DATE"], rows: detail.episodes.map { [$0.code, $0.name, $0.airDate] })
-                print(table.render().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                let table = Table([.init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
+                                  rows: detail.episodes.map { [$0.code, $0.name, $0.airDate] })
+                print(table.render(width: Terminal.width.map { $0 - 4 }, wide: global.wide)
+                    .split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             }
         }
     }
 
     struct Sync: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mirror every character, location and episode into the cache.")
+        static let configuration = CommandConfiguration(
+            abstract: "Mirror every character, location and episode into the cache.",
+            discussion: Help.examples("rnmctl characters sync"))
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let bar = ProgressDisplay()
             try await global.perform(RPCMethods.charactersSync, NoParams(), onProgress: { bar.show($0) }) { result in
                 bar.finish()
-                print("synced \(result.characters) characters, \(result.locations) locations, \(result.episodes) episodes "
-                      + "in \(result.requests) requests (\(result.durationMs) ms)")
+                print("synced \(plural(result.characters, "character")), \(plural(result.locations, "location")), "
+                      + "\(plural(result.episodes, "episode")) in \(plural(result.requests, "request")) (\(result.durationMs) ms)")
             }
             bar.finish()
         }
     }
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Count characters by status.")
+        static let configuration = CommandConfiguration(abstract: "Count characters by status.",
+                                                        discussion: Help.examples("rnmctl characters stats"))
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -88,39 +108,47 @@ struct CharactersCommand: AsyncParsableCommand {
                 print(Table(headers: ["STATUS", "CHARACTERS"], rows: [
                     ["alive", String(stats.byStatus.alive)], ["dead", String(stats.byStatus.dead)],
                     ["unknown", String(stats.byStatus.unknown)], ["total", String(stats.total)],
-                ]).render())
+                ]).render(wide: global.wide))
             }
         }
     }
 
     struct Image: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Save a character's avatar to a file.")
+        static let configuration = CommandConfiguration(
+            abstract: "Save a character's avatar to a file, a folder (as ID.EXT) or stdout (-o -).",
+            discussion: Help.examples("rnmctl characters image 1 --output rick.jpeg", "rnmctl characters image 1 -o ~/Pictures",
+                                      "rnmctl characters image 1 -o - > rick.png"))
         @Argument(help: "The character's id.") var id: Int
-        @Option(name: .shortAndLong, help: "The file to write.") var output: String
+        @Option(name: .shortAndLong, help: "The file or folder to write, or - for stdout.", completion: .file()) var output: String
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.charactersImage, IDParams(id: id)) { image in
+            var quiet = global
+            quiet.json = false
+            try await quiet.perform(RPCMethods.charactersImage, IDParams(id: id)) { image in
                 guard let bytes = Data(base64Encoded: image.bytes) else { throw CLIFailure.protocolError("image bytes are not base64") }
-                do {
-                    try bytes.write(to: URL(fileURLWithPath: output))
-                } catch {
-                    throw CLIFailure.usage("cannot write \(output): \(error.localizedDescription)")
+                let saved = try AvatarFile.write(bytes, contentType: image.contentType, id: id, to: output)
+                if global.json {
+                    print(#"{"id":\#(id),"contentType":\#(JSONText.quoted(image.contentType)),"bytes":\#(bytes.count),"path":\#(JSONText.quoted(saved ?? "-"))}"#)
+                } else if let saved {
+                    print("wrote \(plural(bytes.count, "byte")) (\(image.contentType)) to \(saved)")
                 }
-                print("wrote \(bytes.count) bytes (\(image.contentType)) to \(output)")
             }
         }
     }
 }
 
 /// A table of characters and the page footer.
-func printPage(_ page: Fresh<Page<Character>>, command: String) {
-    printCharacters(page.items)
-    print(pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "characters", command: command))
+func printPage(_ page: Fresh<Page<Character>>, query: Invocation, wide: Bool) throws {
+    let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "characters", query: query)
+    if !page.items.isEmpty { printCharacters(page.items, wide: wide) }
+    print(footer)
 }
 
 /// A table of characters, names in full.
-func printCharacters(_ characters: [Character]) {
-    print(Table(headers: ["ID", "NAME", "STATUS", "SPECIES", "GENDER", "LOCATION"],
-                rows: characters.map { [String($0.id), $0.name, $0.status, $0.species, $0.gender, $0.location.name] }).render())
+func printCharacters(_ characters: [Character], wide: Bool) {
+    print(Table([.init("ID"), .init("NAME"), .init("STATUS", dropPriority: 2), .init("SPECIES", dropPriority: 3),
+                 .init("GENDER", dropPriority: 4), .init("LOCATION", dropPriority: 1)],
+                rows: characters.map { [String($0.id), $0.name, $0.status, $0.species, $0.gender, $0.location.name] })
+        .render(wide: wide))
 }

@@ -4,11 +4,14 @@ import RnmAPI
 
 /// `rnmctl episodes …`
 struct EpisodesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "episodes", abstract: "Episodes and their characters.",
-                                                    subcommands: [List.self, Show.self])
+    static let configuration = CommandConfiguration(
+        commandName: "episodes", abstract: "Episodes and their characters.",
+        discussion: Help.examples("rnmctl episodes list --episode S01", "rnmctl episodes show 1", "rnmctl episodes show S01E01"),
+        subcommands: [List.self, Show.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List episodes, a page at a time.")
+        static let configuration = CommandConfiguration(
+            abstract: "List episodes, a page at a time.", discussion: Help.examples("rnmctl episodes list", "rnmctl episodes list --episode S03", "rnmctl episodes list --name rick"), aliases: ["ls"])
         @Option(help: "Page, from 1.") var page: Int?
         @Option(help: "Part of the name.") var name: String?
         @Option(help: "Part of the code, e.g. S01.") var episode: String?
@@ -16,24 +19,49 @@ struct EpisodesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.perform(RPCMethods.episodesList, EpisodeListParams(page: page, name: name, episode: episode)) { page in
-                print(Table(headers: ["ID", "CODE", "NAME", "AIR DATE"],
-                            rows: page.items.map { [String($0.id), $0.code, $0.name, $0.airDate] }).render())
-                print(pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "episodes", command: "rnmctl episodes list"))
+                let query = Invocation("rnmctl episodes list").option("name", name).option("episode", episode)
+                let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "episodes", query: query)
+                if !page.items.isEmpty {
+                    print(Table([.init("ID"), .init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
+                                rows: page.items.map { [String($0.id), $0.code, $0.name, $0.airDate] }).render(wide: global.wide))
+                }
+                print(footer)
             }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show an episode with its characters.")
-        @Argument(help: "The episode's id.") var id: Int
+        static let configuration = CommandConfiguration(
+            abstract: "Show an episode with its characters.", discussion: Help.examples("rnmctl episodes show 1", "rnmctl episodes show S01E01"), aliases: ["get"])
+        @Argument(help: "The episode's id, or its code (S01E01).") var episode: String
         @OptionGroup var global: GlobalOptions
 
+        func validate() throws {
+            guard Int(episode) != nil || episode.range(of: #"^[Ss]\d{2}[Ee]\d{2}$"#, options: .regularExpression) != nil else {
+                throw ValidationError("EPISODE must be an id (1) or a code (S01E01), got \"\(episode)\"")
+            }
+        }
+
         func run() async throws {
-            try await global.perform(RPCMethods.episodesGet, IDParams(id: id)) { detail in
+            var id = Int(episode)
+            if id == nil {
+                // A code: find its id first (one list page, from the cache when fresh).
+                let code = episode.uppercased()
+                var quiet = global
+                quiet.json = false
+                try await quiet.perform(RPCMethods.episodesList, EpisodeListParams(episode: code)) { page in
+                    id = page.items.first { $0.code == code }?.id
+                }
+                guard id != nil else {
+                    try await global.runReporting { throw CLIFailure.nothingFound("no episode \(code)") }
+                    return
+                }
+            }
+            try await global.perform(RPCMethods.episodesGet, IDParams(id: id!)) { detail in
                 print(Terminal.bold("\(detail.episode.code) \(detail.episode.name) (#\(detail.episode.id))"))
                 print(Fields(pairs: [("Air date", detail.episode.airDate), ("Created", detail.episode.created)]).render())
                 print("  Characters (\(detail.characters.count)):")
-                printCharacters(detail.characters)
+                printCharacters(detail.characters, wide: global.wide)
             }
         }
     }

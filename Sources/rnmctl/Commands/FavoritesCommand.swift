@@ -4,11 +4,14 @@ import RnmAPI
 
 /// `rnmctl favorites …`
 struct FavoritesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "favorites", abstract: "Favorite characters.",
-                                                    subcommands: [Add.self, Remove.self, List.self])
+    static let configuration = CommandConfiguration(
+        commandName: "favorites", abstract: "Favorite characters.",
+        discussion: Help.examples("rnmctl favorites add 1", "rnmctl favorites list", "rnmctl favorites remove 1"),
+        subcommands: [Add.self, Remove.self, List.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a character as a favorite.")
+        static let configuration = CommandConfiguration(abstract: "Mark a character as a favorite.",
+                                                        discussion: Help.examples("rnmctl favorites add 1"))
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
@@ -18,7 +21,7 @@ struct FavoritesCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unmark a favorite.")
+        static let configuration = CommandConfiguration(abstract: "Unmark a favorite.", discussion: Help.examples("rnmctl favorites remove 1"), aliases: ["rm"])
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
@@ -28,13 +31,13 @@ struct FavoritesCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List favorite characters.")
+        static let configuration = CommandConfiguration(abstract: "List favorite characters.", discussion: Help.examples("rnmctl favorites list"), aliases: ["ls"])
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             try await global.perform(RPCMethods.favoritesList, NoParams()) { list in
-                printCharacters(list.items)
-                print("\(list.items.count) favorites")
+                if !list.items.isEmpty { printCharacters(list.items, wide: global.wide) }
+                print(list.items.isEmpty ? "no favorites yet: add one with rnmctl favorites add ID" : plural(list.items.count, "favorite"))
             }
         }
     }

@@ -4,11 +4,14 @@ import RnmAPI
 
 /// `rnmctl locations …`
 struct LocationsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "locations", abstract: "Locations and their residents.",
-                                                    subcommands: [List.self, Show.self])
+    static let configuration = CommandConfiguration(
+        commandName: "locations", abstract: "Locations and their residents.",
+        discussion: Help.examples("rnmctl locations list --dimension C-137", "rnmctl locations show 1"),
+        subcommands: [List.self, Show.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List locations, a page at a time.")
+        static let configuration = CommandConfiguration(
+            abstract: "List locations, a page at a time.", discussion: Help.examples("rnmctl locations list", "rnmctl locations list --type planet --page 2"), aliases: ["ls"])
         @Option(help: "Page, from 1.") var page: Int?
         @Option(help: "Part of the name.") var name: String?
         @Option(help: "Part of the type.") var type: String?
@@ -17,15 +20,21 @@ struct LocationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.perform(RPCMethods.locationsList, LocationListParams(page: page, name: name, type: type, dimension: dimension)) { page in
-                print(Table(headers: ["ID", "NAME", "TYPE", "DIMENSION", "RESIDENTS"],
-                            rows: page.items.map { [String($0.id), $0.name, $0.type, $0.dimension, String($0.residentIds.count)] }).render())
-                print(pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "locations", command: "rnmctl locations list"))
+                let query = Invocation("rnmctl locations list").option("name", name).option("type", type).option("dimension", dimension)
+                let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "locations", query: query)
+                if !page.items.isEmpty {
+                    print(Table([.init("ID"), .init("NAME"), .init("TYPE", dropPriority: 2), .init("DIMENSION", dropPriority: 1),
+                                 .init("RESIDENTS", dropPriority: 3)],
+                                rows: page.items.map { [String($0.id), $0.name, $0.type, $0.dimension, String($0.residentIds.count)] })
+                        .render(wide: global.wide))
+                }
+                print(footer)
             }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a location with its residents.")
+        static let configuration = CommandConfiguration(abstract: "Show a location with its residents.", discussion: Help.examples("rnmctl locations show 1"), aliases: ["get"])
         @Argument(help: "The location's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
@@ -35,7 +44,7 @@ struct LocationsCommand: AsyncParsableCommand {
                 print(Fields(pairs: [("Type", detail.location.type), ("Dimension", detail.location.dimension),
                                      ("Created", detail.location.created)]).render())
                 print("  Residents (\(detail.residents.count)):")
-                printCharacters(detail.residents)
+                printCharacters(detail.residents, wide: global.wide)
             }
         }
     }

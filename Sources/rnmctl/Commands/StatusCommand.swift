@@ -1,28 +1,51 @@
 import ArgumentParser
+import Foundation
 import Messaging
 import RnmAPI
 
-/// `rnmctl status`: the Gateway's health and the state of each service.
+/// `rnmctl status`: the Gateway, each service, and each service's upstream.
 struct StatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show whether the Gateway and each service are up.")
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show whether the Gateway and each service are up, and how their upstreams are doing.",
+        discussion: "Exits 69 when the Gateway or a service is down; a failing upstream is shown but is not a failure "
+            + "(the services answer from their caches).\n\n" + Help.examples("rnmctl status", "rnmctl status --json"))
 
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        try await runReporting(json: global.json) {
-            let (health, json) = try await global.withGateway { client in
-                try await client.callReturningJSON(RPCMethods.gatewayHealth, NoParams(), timeout: global.deadline)
+        try await global.runReporting {
+            let (health, json, upstreams) = try await global.withGateway { client in
+                let (health, json) = try await client.callReturningJSON(RPCMethods.gatewayHealth, NoParams(), timeout: global.deadline)
+                var upstreams: [String: ServiceHealth] = [:]
+                for service in [ServiceName.characters, .universities] where health.services[service.rawValue]?.status == "up" {
+                    if let method = RPCMethods.health(of: service) {
+                        upstreams[service.rawValue] = try? await client.call(method, NoParams(), timeout: global.deadline)
+                    }
+                }
+                return (health, json, upstreams)
             }
             if global.json {
                 print(String(buffer: json))
-                return
+            } else {
+                print("gateway: up (version \(health.version), up \(Int(health.uptimeSeconds)) s)")
+                for (name, state) in health.services.sorted(by: { $0.key < $1.key }) {
+                    var line = "\(name): \(state.status)"
+                    if let latency = state.latencyMs { line += String(format: " (%.1f ms)", latency) }
+                    if state.status != "up", let error = state.lastError { line += " — \(error)" }
+                    print(line)
+                    if let upstream = upstreams[name]?.upstream {
+                        if let since = upstream.failingSince ?? (upstreams[name]?.status == "degraded" ? "" : nil) {
+                            print("  upstream \(upstream.url): failing\(since.isEmpty ? "" : " since \(since)") — \(upstream.lastError ?? "unknown error"); answers come from the cache")
+                        } else {
+                            print("  upstream \(upstream.url): ok" + (upstream.lastSuccessAt.map { " (last success \($0))" } ?? ""))
+                        }
+                    }
+                }
             }
-            print("gateway: \(health.status) (version \(health.version), up \(Int(health.uptimeSeconds)) s)")
-            for (name, state) in health.services.sorted(by: { $0.key < $1.key }) {
-                var line = "\(name): \(state.status)"
-                if let latency = state.latencyMs { line += String(format: " (%.1f ms)", latency) }
-                if let error = state.lastError { line += " — \(error)" }
-                print(line)
+            let down = health.services.filter { $0.value.status != "up" }.keys.sorted()
+            if !down.isEmpty {
+                throw CLIFailure.rpc(RPCError(.serviceUnavailable, "\(down.joined(separator: " and ")) down", service: .gateway))
             }
         }
     }

@@ -4,34 +4,45 @@ import RnmAPI
 
 /// `rnmctl universities …`
 struct UniversitiesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "universities", abstract: "Universities by country.",
-                                                    subcommands: [List.self, Show.self, Refresh.self])
+    static let configuration = CommandConfiguration(
+        commandName: "universities", abstract: "Universities by country.",
+        discussion: Help.examples("rnmctl universities list --country Japan", "rnmctl universities show \"Khalifa University\""),
+        subcommands: [List.self, Show.self, Refresh.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a country's universities (asks the upstream first).")
-        @Option(help: "The country (default \"United Arab Emirates\").") var country: String?
+        static let configuration = CommandConfiguration(
+            abstract: "List a country's universities (asks the upstream first).", discussion: Help.examples("rnmctl universities list", "rnmctl universities list --country \"United Arab Emirates\" --name american"), aliases: ["ls"])
+        @Option(help: "The country's full English name (default \"United Arab Emirates\").") var country: String?
         @Option(help: "Part of the name.") var name: String?
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.universitiesList, UniversityListParams(country: country, name: name), render: printUniversities)
+            try await global.perform(RPCMethods.universitiesList, UniversityListParams(country: country, name: name)) {
+                printUniversities($0, asked: country, name: name, wide: global.wide)
+            }
         }
     }
 
     struct Refresh: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Fetch a country's universities again.")
-        @Option(help: "The country (default \"United Arab Emirates\").") var country: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch a country's universities again.",
+            discussion: Help.examples("rnmctl universities refresh --country Japan"))
+        @Option(help: "The country's full English name (default \"United Arab Emirates\").") var country: String?
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.universitiesRefresh, UniversityListParams(country: country), render: printUniversities)
+            try await global.perform(RPCMethods.universitiesRefresh, UniversityListParams(country: country)) {
+                printUniversities($0, asked: country, name: nil, wide: global.wide)
+            }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one university (from the cache).")
+        static let configuration = CommandConfiguration(
+            abstract: "Show one university (from the cache).", discussion: Help.examples("rnmctl universities show \"Khalifa University\"",
+                                      "rnmctl universities show \"Kyoto University\" --country Japan"), aliases: ["get"])
         @Argument(help: "The university's exact name (any letter case).") var name: String
-        @Option(help: "The country (default \"United Arab Emirates\").") var country: String?
+        @Option(help: "The country's full English name (default \"United Arab Emirates\").") var country: String?
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -49,8 +60,21 @@ struct UniversitiesCommand: AsyncParsableCommand {
     }
 }
 
-private func printUniversities(_ list: Fresh<UniversityList>) {
-    print(Table(headers: ["NAME", "STATE/PROVINCE", "WEB PAGE"],
-                rows: list.items.map { [$0.name, $0.stateProvince ?? "-", $0.webPages.first ?? "-"] }).render())
-    print("\(list.count) universities in \(list.country)")
+/// The table, then a line that says what the numbers mean, with a hint when nothing matched.
+private func printUniversities(_ list: Fresh<UniversityList>, asked country: String?, name: String?, wide: Bool) {
+    if !list.items.isEmpty {
+        print(Table([.init("NAME"), .init("STATE/PROVINCE", dropPriority: 2), .init("WEB PAGE", dropPriority: 1)],
+                    rows: list.items.map { [$0.name, $0.stateProvince ?? "-", $0.webPages.first ?? "-"] }).render(wide: wide))
+    }
+    let total = list.total ?? list.count
+    if total == 0 {
+        print("no universities in \"\(list.country)\": the upstream matches whole country names in English, "
+              + "such as \"United Arab Emirates\" or \"United States\"")
+    } else if let name, !name.isEmpty {
+        print(list.count == 0
+              ? "no university in \(list.country) has \"\(name)\" in its name (\(plural(total, "university", "universities")) there)"
+              : "\(plural(list.count, "university", "universities")) of \(total) in \(list.country) match \"\(name)\"")
+    } else {
+        print("\(plural(list.count, "university", "universities")) in \(list.country)")
+    }
 }

@@ -8,6 +8,11 @@ enum CLIFailure: Error {
     case rpc(RPCError)
     case usage(String)
     case protocolError(String)
+    /// A file could not be created (exit 73) or written (exit 74).
+    case cannotCreate(String)
+    case cannotWrite(String)
+    /// The answer is empty in a way the user should hear about (a page past the end): exit 66.
+    case nothingFound(String)
 
     var exitCode: Int32 {
         switch self {
@@ -15,30 +20,54 @@ enum CLIFailure: Error {
         case .rpc(let error): ExitStatus.code(for: error)
         case .usage: ExitStatus.usage
         case .protocolError: ExitStatus.protocolError
+        case .cannotCreate: ExitStatus.cannotCreate
+        case .cannotWrite: ExitStatus.ioError
+        case .nothingFound: ExitStatus.notFound
         }
     }
 
-    var message: String {
+    /// The message in the CLI's own terms: flags, not params; wire codes only with `--verbose`.
+    func message(verbose: Bool) -> String {
         switch self {
         case .gatewayUnreachable(let path, let reason):
             "rnmctl: cannot reach the Gateway at \(path) (\(reason)). Start rnm with `docker-compose up -d` or `scripts/rnm-local start`, or point --socket / RNM_GATEWAY_SOCKET at its socket."
         case .rpc(let error):
-            "rnmctl: \(error.message) (code \(error.code.rawValue), \(error.service))"
+            "rnmctl: \(Self.inCLITerms(error.message))" + (verbose ? " (code \(error.code.rawValue), \(error.service))" : "")
         case .usage(let message):
             "rnmctl: \(message)"
         case .protocolError(let message):
             "rnmctl: protocol error: \(message)"
+        case .cannotCreate(let message), .cannotWrite(let message), .nothingFound(let message):
+            "rnmctl: \(message)"
         }
     }
 
-    /// The failure as a JSON object, for `--json`.
+    /// Every failure under `--json`, one shape: `{"error":{"code","message","data"},"exitCode"}`.
     var json: String {
+        var error: RPCError
         switch self {
-        case .rpc(let error):
-            (try? JSONCoding.encode(error)).map { String(buffer: $0) } ?? "{}"
-        default:
-            "{\"code\":null,\"message\":\(JSONText.quoted(message)),\"exitCode\":\(exitCode)}"
+        case .rpc(let wire): error = wire
+        case .gatewayUnreachable, .protocolError, .cannotCreate, .cannotWrite, .nothingFound, .usage:
+            error = RPCError(.init(rawValue: 0), String(message(verbose: false).dropFirst("rnmctl: ".count)), service: "rnmctl")
         }
+        error.message = Self.inCLITerms(error.message)
+        let encoded = (try? JSONCoding.encode(error)).map { String(buffer: $0) } ?? "{}"
+        let code = if case .rpc = self { encoded } else { encoded.replacingOccurrences(of: "\"code\":0", with: "\"code\":null") }
+        return "{\"error\":\(code),\"exitCode\":\(exitCode)}"
+    }
+
+    /// Writes the failure on stderr.
+    func report(json: Bool, verbose: Bool) {
+        FileHandle.standardError.write(Data(((json ? self.json : message(verbose: verbose)) + "\n").utf8))
+    }
+
+    /// Param names as the flags the user typed: `"page" must be …` → `--page must be …`.
+    static func inCLITerms(_ message: String) -> String {
+        var text = message.replacingOccurrences(of: "invalid params: ", with: "")
+        for param in ["page", "name", "status", "species", "type", "gender", "dimension", "episode", "country", "id", "ids"] {
+            text = text.replacingOccurrences(of: "\"\(param)\"", with: "--\(param)")
+        }
+        return text
     }
 
     /// Classifies any error thrown while running a command.
@@ -52,13 +81,17 @@ enum CLIFailure: Error {
     }
 }
 
-/// Runs a command body; reports a failure on stderr and exits with its code.
-func runReporting(json: Bool, _ body: () async throws -> Void) async throws {
-    do {
-        try await body()
-    } catch {
-        let failure = CLIFailure(error)
-        FileHandle.standardError.write(Data(((json ? failure.json : failure.message) + "\n").utf8))
-        throw ExitCode(failure.exitCode)
+extension GlobalOptions {
+    /// Runs a command body; reports a failure on stderr and exits with its code.
+    func runReporting(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            let failure = CLIFailure(error)
+            failure.report(json: json, verbose: verbose)
+            throw ExitCode(failure.exitCode)
+        }
     }
 }

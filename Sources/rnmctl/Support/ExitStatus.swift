@@ -10,13 +10,16 @@ enum ExitStatus {
     static let notFound: Int32 = 66
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
+    static let cannotCreate: Int32 = 73
+    static let ioError: Int32 = 74
     static let timeout: Int32 = 75
     static let protocolError: Int32 = 76
 
     static let helpText = """
-        Exit codes: 0 ok, 64 usage or invalid params, 65 request or reply too large, 66 not found, 69 unavailable (upstream down \
+        Exit codes: 0 ok, 64 usage or invalid params, 65 request or reply too large, 66 not found \
+        (also a page past the end), 69 unavailable (upstream down \
         with nothing cached, a service down, or the Gateway not reachable), 70 internal error, \
-        75 timed out, 76 protocol error.
+        73 cannot create the output file, 74 cannot write it, 75 timed out, 76 protocol error.
         """
 
     /// The exit code for a wire error.

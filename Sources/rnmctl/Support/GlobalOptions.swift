@@ -4,16 +4,30 @@ import Messaging
 import RnmAPI
 import ServiceRuntime
 
-/// Options every rnmctl command takes.
+/// Options every rnmctl command takes, anywhere on the line.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The Gateway's socket (default: RNM_GATEWAY_SOCKET, then $XDG_RUNTIME_DIR/rnm/gateway.sock or /tmp/rnm-<uid>/gateway.sock).")
+    @Option(help: ArgumentHelp("The Gateway's socket (default: RNM_GATEWAY_SOCKET, then $XDG_RUNTIME_DIR/rnm/gateway.sock or /tmp/rnm-<uid>/gateway.sock).",
+                               valueName: "path"),
+            completion: .file())
     var socket: String?
 
     @Flag(help: "Print the result object as JSON on stdout (errors as JSON on stderr).")
     var json = false
 
-    @Option(help: "Seconds to wait for an answer.")
+    @Option(help: ArgumentHelp("Seconds to wait for an answer; progress restarts the wait (0.001 to 86400).", valueName: "seconds"))
     var timeout: Double = 30
+
+    @Flag(help: "Show wire error codes and the service that raised them.")
+    var verbose = false
+
+    @Flag(help: "Show every column, however wide the terminal.")
+    var wide = false
+
+    mutating func validate() throws {
+        guard timeout.isFinite, (0.001...86_400).contains(timeout) else {
+            throw ValidationError("--timeout must be a number of seconds from 0.001 to 86400, got \(timeout)")
+        }
+    }
 
     /// The socket path in force.
     var socketPath: String {
@@ -24,7 +38,7 @@ struct GlobalOptions: ParsableArguments {
     func withGateway<T: Sendable>(_ body: (RPCClient) async throws -> T) async throws -> T {
         let client: RPCClient
         do {
-            client = try await RPCClient.connect(socketPath: socketPath, service: ServiceName.gateway)
+            client = try await RPCClient.connect(socketPath: socketPath, service: .gateway)
         } catch {
             throw CLIFailure.gatewayUnreachable(path: socketPath, reason: (error as? RPCError)?.message ?? "\(error)")
         }

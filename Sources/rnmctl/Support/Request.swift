@@ -10,7 +10,7 @@ extension GlobalOptions {
     func perform<P, R>(_ method: RPCMethod<P, R>, _ params: P,
                        onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil,
                        render: (R) throws -> Void) async throws {
-        try await runReporting(json: json) {
+        try await runReporting {
             let reply = try await withGateway { client in
                 try await client.callReturningJSON(method, params, timeout: deadline, onProgress: onProgress)
             }
@@ -27,10 +27,39 @@ extension GlobalOptions {
     }
 }
 
-/// "page 2 of 42 (824 characters) — next: rnmctl characters list --page 3"
-func pageFooter(page: Int, pages: Int, count: Int, noun: String, command: String) -> String {
-    guard pages > 0 else { return "no \(noun) found" }
-    var footer = "page \(page) of \(pages) (\(count) \(noun))"
-    if page < pages { footer += " — next: \(command) --page \(page + 1)" }
+/// A command line a user can run again: `rnmctl characters list --status alive --page 2`.
+struct Invocation {
+    var words: [String]
+
+    init(_ command: String) {
+        words = [command]
+    }
+
+    /// Adds `--name value` when there is a value.
+    func option(_ name: String, _ value: (any CustomStringConvertible)?) -> Invocation {
+        guard let value else { return self }
+        var copy = self
+        copy.words += ["--\(name)", Self.quoted(String(describing: value))]
+        return copy
+    }
+
+    var text: String { words.joined(separator: " ") }
+
+    /// A shell word: as it is when safe, else in single quotes.
+    static func quoted(_ word: String) -> String {
+        let safe = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:,@+=".contains($0) }
+        return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// The line under a page: "page 2 of 42 (824 characters) — next: <the same query, next page>".
+/// A page past the end is an error (exit 66) naming the last page.
+func pageFooter(page: Int, pages: Int, count: Int, noun: String, query: Invocation) throws -> String {
+    guard pages > 0 else { return "no \(noun) match" }
+    guard page <= pages else {
+        throw CLIFailure.nothingFound("there is no page \(page): \(plural(count, String(noun.dropLast()), noun)) fill \(plural(pages, "page")); the last is: \(query.option("page", pages).text)")
+    }
+    var footer = "page \(page) of \(pages) (\(plural(count, String(noun.dropLast()), noun)))"
+    if page < pages { footer += " — next: \(query.option("page", page + 1).text)" }
     return footer
 }

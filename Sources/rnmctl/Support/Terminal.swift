@@ -3,11 +3,32 @@ import Foundation
 import Glibc
 #endif
 
-/// What the terminal allows: colour only on a terminal and never with NO_COLOR.
+/// What the terminal allows: colour only on a terminal, never when NO_COLOR is set and not
+/// empty, never on TERM=dumb; tables as wide as the terminal (or COLUMNS).
 enum Terminal {
     static let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
     static let stderrIsTTY = isatty(STDERR_FILENO) == 1
-    static let colorAllowed = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    private static let environment = ProcessInfo.processInfo.environment
+    static let colorAllowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    /// Escape sequences (colour, redrawing a line) only where they mean something.
+    static let escapesAllowed = environment["TERM"] != "dumb"
+
+    /// The width output should fit in: COLUMNS, else the terminal's, else none (a pipe).
+    static let width: Int? = {
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        guard stdoutIsTTY else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }()
+
+    /// The width of stderr's terminal, for the progress bar.
+    static let errorWidth: Int = {
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }()
 
     static func bold(_ text: String) -> String {
         stdoutIsTTY && colorAllowed ? "\u{1B}[1m\(text)\u{1B}[0m" : text
@@ -21,4 +42,9 @@ enum Terminal {
     static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+}
+
+/// "1 episode", "2 episodes".
+func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
 }

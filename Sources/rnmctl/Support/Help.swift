@@ -1,0 +1,24 @@
+/// The longer help texts: examples and what every command shares.
+enum Help {
+    static let root = """
+        Global options, anywhere on the line: --socket PATH (else RNM_GATEWAY_SOCKET), --json, \
+        --timeout SECONDS (default 30; progress restarts it), --verbose, --wide.
+
+        Environment: RNM_GATEWAY_SOCKET (the Gateway's socket), NO_COLOR (set and not empty: no colour), \
+        COLUMNS (the width tables fit in), TERM=dumb (no escape codes).
+
+        Examples:
+          rnmctl status
+          rnmctl characters list --status alive
+          rnmctl characters show 1
+          rnmctl --json characters show 1
+          rnmctl universities list --country Japan --name tokyo
+
+        \(ExitStatus.helpText)
+        """
+
+    /// `Examples:` and the lines under it.
+    static func examples(_ lines: String...) -> String {
+        "Examples:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+    }
+}
