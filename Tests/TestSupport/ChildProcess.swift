@@ -66,14 +66,17 @@ public struct CommandOutput: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// Stdout as bytes (for binary output).
+    public var stdoutBytes: Data
 }
 
 extension ChildProcess {
     /// Runs executable `name` to completion (at most `seconds`), capturing its output.
     public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                           seconds: Double = 60) async throws -> CommandOutput {
+                           seconds: Double = 60, currentDirectory: String? = nil) async throws -> CommandOutput {
         let executable = productsDirectory.appendingPathComponent(name)
         let process = Process()
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -93,9 +96,9 @@ extension ChildProcess {
             process.terminate()
             throw error
         }
-        return CommandOutput(status: process.terminationStatus,
-                             stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        let bytes = (try? Data(contentsOf: outURL)) ?? Data()
+        return CommandOutput(status: process.terminationStatus, stdout: String(decoding: bytes, as: UTF8.self),
+                             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "", stdoutBytes: bytes)
     }
 }
 

@@ -146,8 +146,14 @@ public final class RnmSystem: Sendable {
 
     /// Runs `rnmctl` against this system.
     public func rnmctl(_ arguments: String..., environment: [String: String] = [:]) async throws -> CommandOutput {
+        try await rnmctl(arguments: arguments, environment: environment)
+    }
+
+    /// Runs `rnmctl` with `arguments` against this system (at 40 columns unless `COLUMNS` is given).
+    public func rnmctl(arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil) async throws -> CommandOutput {
         try await ChildProcess.run("rnmctl", arguments,
-                                   environment: ["RNM_GATEWAY_SOCKET": gatewaySocket, "COLUMNS": "40"].merging(environment) { $1 })
+                                   environment: ["RNM_GATEWAY_SOCKET": gatewaySocket, "COLUMNS": "40"].merging(environment) { $1 },
+                                   currentDirectory: currentDirectory)
     }
 
     /// SIGTERM to every process, then waits for them and stops the upstreams.

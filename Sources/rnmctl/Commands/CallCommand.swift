@@ -5,7 +5,10 @@ import NIOCore
 
 /// `rnmctl call METHOD [PARAMS_JSON]`: any method, raw.
 struct CallCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "call", abstract: "Call any method with JSON params; prints the result JSON.")
+    static let configuration = CommandConfiguration(
+        commandName: "call", abstract: "Call any method with JSON params; prints the result JSON.",
+        discussion: Help.examples("rnmctl call gateway.health", "rnmctl call characters.getMany '{\"ids\":[1,2,3]}'",
+                                  "rnmctl --socket /run/rnm/characters.sock call characters.health"))
 
     @Argument(help: "The method, e.g. characters.get.")
     var method: String
