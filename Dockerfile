@@ -9,11 +9,14 @@ RUN swift package resolve
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Benchmarks ./Benchmarks
-RUN mkdir /out \
+RUN mkdir -p /out/bin /out/completions \
     && for product in Gateway CharacterService UniversityService rnmctl; do \
          swift build -c release --static-swift-stdlib -Xlinker -s --product "$product" \
-         && cp "$(swift build -c release --show-bin-path)/$product" /out/ || exit 1; \
-       done
+         && cp "$(swift build -c release --show-bin-path)/$product" /out/bin/ || exit 1; \
+       done \
+    && /out/bin/rnmctl --generate-completion-script bash > /out/completions/rnmctl.bash \
+    && /out/bin/rnmctl --generate-completion-script zsh > /out/completions/_rnmctl \
+    && /out/bin/rnmctl --generate-completion-script fish > /out/completions/rnmctl.fish
 
 FROM debian:bookworm-slim
 # Runtime libraries only: libcurl (URLSession), SQLite, CA certificates for HTTPS, time zones.
@@ -28,7 +31,12 @@ RUN apt-get update \
     && mkdir -p /run/rnm /var/lib/rnm \
     && chown rnm:rnm /run/rnm /var/lib/rnm \
     && chmod 0770 /run/rnm
-COPY --from=build /out/ /usr/local/bin/
+COPY --from=build /out/bin/ /usr/local/bin/
+# rnmctl's man page (docs/man, made by scripts/man from the command definitions) and completions.
+COPY docs/man/rnmctl.1 /usr/local/share/man/man1/rnmctl.1
+COPY --from=build /out/completions/rnmctl.bash /usr/share/bash-completion/completions/rnmctl
+COPY --from=build /out/completions/_rnmctl /usr/local/share/zsh/site-functions/_rnmctl
+COPY --from=build /out/completions/rnmctl.fish /usr/share/fish/vendor_completions.d/rnmctl.fish
 ENV RNM_GATEWAY_SOCKET=/run/rnm/gateway.sock \
     RNM_CHARACTERS_SOCKET=/run/rnm/characters.sock \
     RNM_UNIVERSITIES_SOCKET=/run/rnm/universities.sock \
