@@ -120,13 +120,16 @@ public struct SyncResult: Codable, Sendable, Equatable {
     /// Upstream requests made.
     public var requests: Int
     public var durationMs: Int
+    /// Avatars fetched (those already held are not fetched again).
+    public var avatars: Int?
 
-    public init(characters: Int, locations: Int, episodes: Int, requests: Int, durationMs: Int) {
+    public init(characters: Int, locations: Int, episodes: Int, requests: Int, durationMs: Int, avatars: Int? = nil) {
         self.characters = characters
         self.locations = locations
         self.episodes = episodes
         self.requests = requests
         self.durationMs = durationMs
+        self.avatars = avatars
     }
 }
 

@@ -24,15 +24,31 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
     /// Rows in the cache, by table.
     public var cache: [String: Int]
     public var upstream: Upstream
+    /// The offline mirror: complete or not, when it was made, how many records.
+    public var mirror: MirrorState?
+
+    /// What a sync left.
+    public struct MirrorState: Codable, Sendable, Equatable {
+        /// Whether a sync has completed (an interrupted one leaves the previous mirror).
+        public var complete: Bool
+        public var completedAt: String?
+        public var records: Int
+        public init(complete: Bool, completedAt: String?, records: Int) {
+            self.complete = complete
+            self.completedAt = completedAt
+            self.records = records
+        }
+    }
 
     public init(service: String, status: String, version: String, uptimeSeconds: Double,
-                cache: [String: Int], upstream: Upstream) {
+                cache: [String: Int], upstream: Upstream, mirror: MirrorState? = nil) {
         self.service = service
         self.status = status
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.cache = cache
         self.upstream = upstream
+        self.mirror = mirror
     }
 }
 

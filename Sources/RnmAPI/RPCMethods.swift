@@ -24,6 +24,7 @@ public enum RPCMethods {
     public static let universitiesGet = RPCMethod<UniversityGetParams, Fresh<UniversityDetail>>("universities.get")
     public static let universitiesRefresh = RPCMethod<UniversityListParams, Fresh<UniversityList>>("universities.refresh")
     public static let universitiesHealth = RPCMethod<NoParams, ServiceHealth>("universities.health")
+    public static let universitiesSync = RPCMethod<NoParams, UniversitySyncResult>("universities.sync")
 
     // Gateway
     public static let gatewayHealth = RPCMethod<NoParams, GatewayHealth>("gateway.health")

@@ -85,3 +85,19 @@ public struct UniversityDetail: Codable, Sendable, Equatable {
         self.university = university
     }
 }
+
+/// `universities.sync`: the whole world list, stored per country.
+public struct UniversitySyncResult: Codable, Sendable, Equatable {
+    public var countries: Int
+    public var universities: Int
+    public var durationMs: Int
+
+    public init(countries: Int, universities: Int, durationMs: Int) {
+        self.countries = countries
+        self.universities = universities
+        self.durationMs = durationMs
+    }
+}
+
+/// The name `universities.list` answers with for a name search across every country.
+public let allCountries = "all countries"

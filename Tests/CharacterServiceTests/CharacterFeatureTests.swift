@@ -8,16 +8,16 @@ import Testing
 
 @Suite("CharacterService sync, stats, images, favorites, health", .cleansUp)
 struct CharacterFeatureTests {
-    @Test("sync mirrors every page with one request per page, reports progress, and the mirror serves offline")
+    @Test("sync mirrors every page and every avatar with one request each, reports progress, and the mirror serves offline")
     func sync() async throws {
         let harness = try await CharacterHarness.start(maxAge: 0)
         let updates = Recorder<ProgressUpdate>()
         let result = try await harness.client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(60)) { updates.append($0) }
         #expect(result.characters == 493 && result.locations == 76 && result.episodes == 31)
-        #expect(result.requests == 25 + 4 + 2)
-        #expect(harness.upstream.requestCount == 31)
+        #expect(result.requests == 25 + 4 + 2 + 493 && result.avatars == 493)
+        #expect(harness.upstream.requestCount == 31 + 493)
         let progress = updates.values
-        #expect(progress.last?.done == 31 && progress.last?.total == 31)
+        #expect(progress.last?.done == 524 && progress.last?.total == 524)
         #expect(progress.map(\.done) == progress.map(\.done).sorted())
         #expect(progress.contains { $0.message.contains("characters page") })
         harness.upstream.fault = .status(503)
@@ -67,7 +67,7 @@ struct CharacterFeatureTests {
         let again = try await harness.call(RPCMethods.charactersImage, .init(id: 2))
         #expect(again.bytes == morty.bytes && again.freshness.source == .cache)
         #expect(harness.upstream.requestCount == 2)
-        let none = await harness.error { try await harness.call(RPCMethods.charactersImage, .init(id: 400)) }
+        let none = await harness.error { try await harness.call(RPCMethods.charactersImage, .init(id: 9999)) }
         #expect(none?.code == .notFound)
         try await harness.stop()
     }

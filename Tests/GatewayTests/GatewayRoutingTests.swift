@@ -132,7 +132,7 @@ struct GatewayRoutingTests {
         let harness = try await GatewayHarness.start(started: started, maxInFlight: 3)
         let first = try await harness.connect()
         let second = try await harness.connect()
-        let slow = (0..<3).map { _ in Task { try await first.raw("characters.slow", #"{"ms":500}"#) } }
+        let slow = (0..<3).map { _ in Task { try await first.raw("characters.slow", #"{"ms":3000}"#) } }
         try await waitUntil(5, "3 requests in flight") { started.values.count == 3 }
         let refused = try await second.raw("universities.echo")
         #expect(refused.rpcError?.code == .overloaded)

@@ -96,7 +96,7 @@ struct RnmctlTests {
         #expect(output.status == 0)
         let lines = output.stderr.split(separator: "\n").filter { $0.hasPrefix("progress ") }
         #expect(lines.count >= 20)
-        #expect(lines.last?.hasPrefix("progress 31/31") == true)
+        #expect(lines.last?.hasPrefix("progress 524/524") == true)
         #expect(output.stdout.contains("synced 493 characters, 76 locations, 31 episodes"))
         try await system.stop()
     }

@@ -51,6 +51,13 @@ public final class RickAndMortyFixtures: Sendable {
         }
     }
 
+    /// The avatar the test upstream serves for character `id`: the five that ship, in turn
+    /// (the real API has one for every character).
+    public static func servedAvatar(_ id: Int) -> Data? {
+        guard (1...characters.count).contains(id) else { return nil }
+        return avatar((id - 1) % 5 + 1)
+    }
+
     /// The avatar bytes of character `id`, for the five that ship.
     public static func avatar(_ id: Int) -> Data? {
         guard let url = Bundle.module.url(forResource: "Fixtures/rickandmorty/avatars/\(id).jpeg", withExtension: nil) else { return nil }
@@ -65,7 +72,7 @@ public final class RickAndMortyFixtures: Sendable {
         guard let kind = parts.first, ["character", "location", "episode"].contains(kind) else { return notFound("There is nothing here") }
         if parts.count == 3, kind == "character", parts[1] == "avatar" {
             let id = Int(parts[2].replacingOccurrences(of: ".jpeg", with: "")) ?? 0
-            guard let bytes = Self.avatar(id) else { return notFound("There is nothing here") }
+            guard let bytes = Self.servedAvatar(id) else { return notFound("There is nothing here") }
             return UpstreamResponse(status: 200, contentType: "image/jpeg", body: Array(bytes))
         }
         if parts.count == 2 {

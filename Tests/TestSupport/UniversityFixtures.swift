@@ -5,10 +5,12 @@ public enum UniversityFixtures {
     /// The exact body the real API returns for the United Arab Emirates (37 records).
     public static let unitedArabEmirates: Data = load("search_country_united_arab_emirates.json")
 
+    /// The whole world list, as the file holds it.
+    public static let worldData: Data = load("world_universities_and_domains.json")
+
     /// The whole world list (10,251 records), as raw JSON objects.
     nonisolated(unsafe) public static let world: [[String: Any]] = {
-        let data = load("world_universities_and_domains.json")
-        return try! JSONSerialization.jsonObject(with: data) as! [[String: Any]]
+        try! JSONSerialization.jsonObject(with: worldData) as! [[String: Any]]
     }()
 
     /// The records of `country`, matched exactly and case-insensitively, in file order.
@@ -21,6 +23,9 @@ public enum UniversityFixtures {
     @Sendable public static func route(_ request: UpstreamRequest) -> UpstreamResponse {
         guard request.path == "/search" else {
             return UpstreamResponse(status: 404, contentType: "text/html", body: Array("<html><body>Not Found</body></html>".utf8))
+        }
+        if request.query["country"] == nil, request.query["name"] == nil {
+            return .json(worldData)  // the whole world list, as the real server answers `/search`
         }
         let country = request.query["country"] ?? ""
         if country.lowercased() == "united arab emirates" {

@@ -46,9 +46,12 @@ struct CharacterCatalog: Sendable {
     /// When the service started, for health.
     var started = Date()
 
-    /// `characters.health`.
+    /// `characters.health`, with the mirror.
     func healthReport() async throws -> ServiceHealth {
-        health.report(service: .characters, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts())
+        let mirror = try await database.mirror()
+        return health.report(service: .characters, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
+                             mirror: .init(complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
+                                           records: mirror.map { $0.counts.values.reduce(0, +) } ?? 0))
     }
 
     // MARK: Favorites
@@ -77,6 +80,11 @@ struct CharacterCatalog: Sendable {
         if !force, let cached, isFresh(cached.fetchedAt) {
             return try await withTrueTotals(cached.answer, resource: resource, filters: filters)
         }
+        // A fresh complete mirror answers any query locally, as the upstream would.
+        let mirror = try await database.mirror()
+        if !force, let mirror, isFresh(mirror.completedAt) {
+            return try await localAnswer(resource, page: page, filters: filters, mirror: mirror, upstreamError: nil)
+        }
         do {
             let (fetched, fetchedAt) = try await pageFlights.run("\(resource.rawValue)?\(filterKey)#\(page)") { [self] in
                 let fetched = try await health.recording { () async throws(UpstreamError) in
@@ -95,6 +103,9 @@ struct CharacterCatalog: Sendable {
                                     freshness: Freshness(source: .upstream, fetchedAt: fetchedAt.rfc3339))
             return try await withTrueTotals(answer, resource: resource, filters: filters)
         } catch let error as UpstreamError {
+            if fallback, let mirror {
+                return try await localAnswer(resource, page: page, filters: filters, mirror: mirror, upstreamError: error)
+            }
             guard fallback, var answer = cached?.answer else {
                 if fallback, page > 1, let known = try await database.newestPage(resource: resource, filterKey: filterKey), page > known.pages {
                     // Past the end of a list whose size is known: empty, with its totals.
@@ -121,6 +132,16 @@ struct CharacterCatalog: Sendable {
             (answer.pages, answer.count) = (first.pages, first.count)
         }
         return answer
+    }
+
+    /// A page answered from the mirror's records (stale when the upstream was tried and failed).
+    private func localAnswer(_ resource: Resource, page: Int, filters: [(String, String)], mirror: MirrorState,
+                             upstreamError: UpstreamError?) async throws -> PageAnswer {
+        let found = try await database.localPage(resource, filters: filters, page: page, upTo: mirror.counts[resource] ?? 0)
+        let records = try await database.records(resource, ids: found.ids)
+        return PageAnswer(page: page, pages: (found.count + 19) / 20, count: found.count, items: found.ids.compactMap { records[$0]?.json },
+                          freshness: Freshness(source: .cache, stale: upstreamError != nil, fetchedAt: mirror.completedAt.rfc3339,
+                                               upstreamError: upstreamError?.description))
     }
 
     private func cachedPage(_ resource: Resource, filterKey: String, page: Int) async throws -> (answer: PageAnswer, fetchedAt: Date)? {

@@ -26,28 +26,47 @@ struct Mirror: Sendable {
         let jobs = Resource.allCases.flatMap { resource in
             (2...max(2, firstPages[resource]!.pages)).filter { $0 <= firstPages[resource]!.pages }.map { (resource, $0) }
         }
-        let total = Resource.allCases.count + jobs.count
+        let characters = firstPages[.character]!.count
+        let avatars = try await catalog.database.charactersWithoutAvatar(upTo: characters)
+        let total = Resource.allCases.count + jobs.count + avatars.count
         var done = Resource.allCases.count
         await progress(done, total, "first pages of characters, locations and episodes")
-        try await withThrowingTaskGroup(of: (Resource, Int).self) { group in
-            var pending = jobs[...]
+        let pagesOf = firstPages.mapValues(\.pages)
+        try await withThrowingTaskGroup(of: String.self) { group in
+            // Every page of every list, then every avatar not held yet: `concurrency` at a time.
+            var pending = jobs.map { job in { @Sendable () async throws -> String in
+                _ = try await catalog.list(job.0, page: job.1, filters: [], force: true, fallback: false)
+                return "\(job.0.plural) page \(job.1)/\(pagesOf[job.0] ?? 0)"
+            } }[...]
+            pending += avatars.map { id in { @Sendable () async throws -> String in
+                try await fetchAvatar(id)
+                return "avatar of character \(id)"
+            } }
             func startNext() {
-                guard let (resource, page) = pending.popFirst() else { return }
-                group.addTask {
-                    _ = try await catalog.list(resource, page: page, filters: [], force: true, fallback: false)
-                    return (resource, page)
-                }
+                guard let job = pending.popFirst() else { return }
+                group.addTask { try await job() }
             }
             for _ in 0..<concurrency { startNext() }
-            while let (resource, page) = try await group.next() {
+            while let message = try await group.next() {
                 done += 1
-                await progress(done, total, "\(resource.plural) page \(page)/\(firstPages[resource]!.pages)")
+                await progress(done, total, message)
                 startNext()
             }
         }
+        // Only a sync that got every page marks the mirror complete: an interrupted one leaves
+        // the previous mirror in force.
+        try await catalog.database.completeMirror(counts: firstPages.mapValues(\.count), at: Date())
         let elapsed = ContinuousClock.now - started
-        return SyncResult(characters: firstPages[.character]!.count, locations: firstPages[.location]!.count,
+        return SyncResult(characters: characters, locations: firstPages[.location]!.count,
                           episodes: firstPages[.episode]!.count, requests: total,
-                          durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+                          durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+                          avatars: avatars.count)
+    }
+
+    /// One avatar, stored if the upstream has one (many characters have none: a 404).
+    private func fetchAvatar(_ id: Int) async throws {
+        let bytes = try await catalog.health.recording { () async throws(UpstreamError) in try await catalog.upstream.avatar(id: id) }
+        guard let bytes, let type = ImageKind.contentType(of: bytes) else { return }
+        try await catalog.database.storeImage(id: id, contentType: type, bytes: bytes, fetchedAt: Date())
     }
 }

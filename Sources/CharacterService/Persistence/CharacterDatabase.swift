@@ -99,6 +99,7 @@ struct CharacterDatabase: Sendable {
             try db.execute(sql: "DELETE FROM listPage WHERE filterKey != ''")
             try db.create(index: "listPage_by_use", on: "listPage", columns: ["usedAt"])
         }
+        registerMirrorMigration(in: &migrator)
         return migrator
     }
 
@@ -144,20 +145,26 @@ struct CharacterDatabase: Sendable {
         let time = fetchedAt.timeIntervalSince1970
         switch resource {
         case .character:
-            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO character (id, name, status, related, json, fetchedAt) VALUES (?, ?, ?, ?, ?, ?)")
+            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO character (id, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             for record in records {
-                try statement.execute(arguments: [record.id, record.columns["name"] ?? "", record.columns["status"] ?? "", Self.list(record.related), record.json, time])
+                try statement.execute(arguments: StatementArguments([record.id, record.columns["name"] ?? "", record.columns["status"] ?? "",
+                                                                     Self.list(record.related), record.json, time] as [any DatabaseValueConvertible])
+                                      + StatementArguments(Self.keys(record, resource: .character)))
             }
         case .location:
-            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO location (id, name, related, json, fetchedAt) VALUES (?, ?, ?, ?, ?)")
+            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO location (id, name, related, json, fetchedAt, nameKey, typeKey, dimensionKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             for record in records {
-                try statement.execute(arguments: [record.id, record.columns["name"] ?? "", Self.list(record.related), record.json, time])
+                try statement.execute(arguments: StatementArguments([record.id, record.columns["name"] ?? "", Self.list(record.related),
+                                                                     record.json, time] as [any DatabaseValueConvertible])
+                                      + StatementArguments(Self.keys(record, resource: .location)))
             }
         case .episode:
-            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO episode (id, name, code, airDate, related, json, fetchedAt) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO episode (id, name, code, airDate, related, json, fetchedAt, nameKey, episodeKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             for record in records {
-                try statement.execute(arguments: [record.id, record.columns["name"] ?? "", record.columns["code"] ?? "",
-                                                  record.columns["airDate"] ?? "", Self.list(record.related), record.json, time])
+                try statement.execute(arguments: StatementArguments([record.id, record.columns["name"] ?? "", record.columns["code"] ?? "",
+                                                                     record.columns["airDate"] ?? "", Self.list(record.related), record.json, time]
+                                                                    as [any DatabaseValueConvertible])
+                                      + StatementArguments(Self.keys(record, resource: .episode)))
             }
         }
     }
@@ -243,12 +250,12 @@ struct CharacterDatabase: Sendable {
     }
 
     /// Ids as stored: comma-separated.
-    private static func list(_ ids: [Int]) -> String {
+    static func list(_ ids: [Int]) -> String {
         ids.map(String.init).joined(separator: ",")
     }
 
     /// Parses "1,2,3" byte by byte (this runs for every related id of every record read).
-    private static func ids(_ text: String) -> [Int] {
+    static func ids(_ text: String) -> [Int] {
         var ids: [Int] = []
         var value = 0
         var digits = false

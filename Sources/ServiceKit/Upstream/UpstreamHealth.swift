@@ -50,11 +50,13 @@ public final class UpstreamHealth: Sendable {
     }
 
     /// A caching service's health answer: `degraded` while its upstream is failing.
-    public func report(service: ServiceName, upstreamURL: String, started: Date, cache: [String: Int]) -> ServiceHealth {
+    public func report(service: ServiceName, upstreamURL: String, started: Date, cache: [String: Int],
+                       mirror: ServiceHealth.MirrorState? = nil) -> ServiceHealth {
         let snapshot = self.snapshot
         return ServiceHealth(service: service.rawValue, status: snapshot.failing ? "degraded" : "ok", version: rnmVersion,
                              uptimeSeconds: Date().timeIntervalSince(started), cache: cache,
                              upstream: .init(url: upstreamURL, lastSuccessAt: snapshot.lastSuccessAt?.rfc3339,
-                                             lastError: snapshot.lastError, failingSince: snapshot.failingSince?.rfc3339))
+                                             lastError: snapshot.lastError, failingSince: snapshot.failingSince?.rfc3339),
+                             mirror: mirror)
     }
 }

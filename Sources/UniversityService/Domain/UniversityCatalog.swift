@@ -25,9 +25,51 @@ struct UniversityCatalog: Sendable {
     /// When the service started, for health.
     var started = Date()
 
-    /// `universities.health`.
+    /// `universities.health`, with the world mirror.
     func healthReport() async throws -> ServiceHealth {
-        health.report(service: .universities, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts())
+        let mirror = try await database.worldMirror()
+        return health.report(service: .universities, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
+                             mirror: .init(complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339, records: mirror?.universities ?? 0))
+    }
+
+    // MARK: The world mirror
+
+    /// `universities.sync`: the whole world list in one request, stored per country in one
+    /// transaction, so that every country, and a name search across countries, answers offline.
+    func sync(progress: @Sendable (Int, Int, String) async -> Void) async throws -> UniversitySyncResult {
+        let started = ContinuousClock.now
+        await progress(0, 2, "fetching the world list")
+        let world: [University]
+        do {
+            world = try await health.recording { () async throws(UpstreamError) in try await upstream.world() }
+        } catch {
+            throw UniversityError.upstreamUnavailable(country: allCountries, error)
+        }
+        let encoder = JSONCoding.encoder
+        var order: [String] = []
+        var countries: [String: (country: String, items: [(name: String, json: Data)])] = [:]
+        for university in world {
+            let key = Self.key(university.country)
+            if countries[key] == nil {
+                order.append(key)
+                countries[key] = (university.country, [])
+            }
+            countries[key]!.items.append((university.name, try encoder.encode(university)))
+        }
+        await progress(1, 2, "storing \(world.count) universities of \(order.count) countries")
+        try await database.replaceWorld(order.map { (key: $0, country: countries[$0]!.country, items: countries[$0]!.items) }, fetchedAt: Date())
+        await progress(2, 2, "stored \(order.count) countries")
+        let elapsed = ContinuousClock.now - started
+        return UniversitySyncResult(countries: order.count, universities: world.count,
+                                    durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+    }
+
+    /// `universities.list` with a `name` and no `country`: a search across every country of the
+    /// world mirror (nil when there is none: the default country answers instead).
+    func searchEverywhere(name: String) async throws -> ListAnswer? {
+        guard let mirror = try await database.worldMirror() else { return nil }
+        return ListAnswer(country: allCountries, items: try await database.search(name: name),
+                          freshness: Freshness(source: .cache, fetchedAt: mirror.completedAt.rfc3339))
     }
 
     /// The cache key of a country: trimmed, case folded (the upstream matches case-insensitively).
@@ -48,7 +90,15 @@ struct UniversityCatalog: Sendable {
             return ListAnswer(country: fresh.country, items: fresh.items,
                               freshness: Freshness(source: .upstream, fetchedAt: fresh.fetchedAt.rfc3339))
         } catch let error as UpstreamError {
-            guard let cached else { throw UniversityError.upstreamUnavailable(country: country, error) }
+            guard let cached else {
+                // Not a country of the world mirror: the upstream would answer an empty list.
+                if let mirror = try await database.worldMirror() {
+                    return ListAnswer(country: country, items: [],
+                                      freshness: Freshness(source: .cache, stale: true, fetchedAt: mirror.completedAt.rfc3339,
+                                                           upstreamError: error.description))
+                }
+                throw UniversityError.upstreamUnavailable(country: country, error)
+            }
             logger.warning("upstream failed; answering from the cache", metadata: ["country": "\(country)", "error": "\(error)"])
             return ListAnswer(country: cached.country, items: cached.items,
                               freshness: Freshness(source: .cache, stale: true, fetchedAt: cached.fetchedAt.rfc3339,

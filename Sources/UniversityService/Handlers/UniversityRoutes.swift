@@ -15,8 +15,17 @@ enum UniversityRoutes {
             throw UniversityError.invalidParams("\"\(field)\" is \(value.utf8.count) bytes; the limit is \(maxParamBytes) (RNM_MAX_PARAM_BYTES)")
         }
         router.registerEncoded(RPCMethods.universitiesList) { params, _ in
+            let name = try bounded("name", params.name)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if params.country == nil, let name, !name.isEmpty, let everywhere = try await catalog.searchEverywhere(name: name) {
+                return listResult(everywhere, nameFilter: nil)
+            }
             let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: false)
-            return listResult(answer, nameFilter: try bounded("name", params.name))
+            return listResult(answer, nameFilter: name)
+        }
+        router.register(RPCMethods.universitiesSync) { _, context in
+            try await catalog.sync { done, total, message in
+                await context.progress(done: done, total: total, message: message)
+            }
         }
         router.registerEncoded(RPCMethods.universitiesRefresh) { params, _ in
             let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: true)

@@ -39,19 +39,63 @@ struct UniversityDatabase: Sendable {
             }
             try db.create(index: "university_by_name", on: "university", columns: ["countryKey", "nameKey", "position"])
         }
+        migrator.registerMigration("v2-world-mirror") { db in
+            // What the last complete `universities.sync` stored: every country, from one request.
+            try db.create(table: "worldMirror") { table in
+                table.primaryKey("id", .integer).check { $0 == 1 }
+                table.column("completedAt", .double).notNull()
+                table.column("countries", .integer).notNull()
+                table.column("universities", .integer).notNull()
+            }
+        }
         return migrator
+    }
+
+    /// Stores the whole world list, country by country, and marks the mirror complete: all in
+    /// one transaction, so an interrupted sync leaves the previous mirror as it was.
+    func replaceWorld(_ countries: [(key: String, country: String, items: [(name: String, json: Data)])], fetchedAt: Date) async throws {
+        try await pool.write { db in
+            for entry in countries {
+                try Self.replace(key: entry.key, country: entry.country, items: entry.items, fetchedAt: fetchedAt, in: db)
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO worldMirror (id, completedAt, countries, universities) VALUES (1, ?, ?, ?)",
+                           arguments: [fetchedAt.timeIntervalSince1970, countries.count, countries.reduce(0) { $0 + $1.items.count }])
+        }
+    }
+
+    /// The last complete world mirror, if any.
+    func worldMirror() async throws -> (completedAt: Date, countries: Int, universities: Int)? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT completedAt, countries, universities FROM worldMirror WHERE id = 1").map {
+                (Date(timeIntervalSince1970: $0["completedAt"]), $0["countries"], $0["universities"])
+            }
+        }
+    }
+
+    /// Universities of every cached country whose name contains `name` (any letter case), by
+    /// country then in the upstream's order.
+    func search(name: String) async throws -> [(name: String, json: Data)] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT name, json FROM university WHERE instr(nameKey, ?) > 0 ORDER BY countryKey, position",
+                             arguments: [name.lowercased()])
+                .map { (name: $0["name"] as String, json: $0["json"] as Data) }
+        }
     }
 
     /// Replaces a country's list in one transaction.
     func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM university WHERE countryKey = ?", arguments: [key])
-            try db.execute(sql: "INSERT OR REPLACE INTO country (key, name, fetchedAt, count) VALUES (?, ?, ?, ?)",
-                           arguments: [key, country, fetchedAt.timeIntervalSince1970, items.count])
-            let statement = try db.makeStatement(sql: "INSERT INTO university (countryKey, position, name, nameKey, json) VALUES (?, ?, ?, ?, ?)")
-            for (position, item) in items.enumerated() {
-                try statement.execute(arguments: [key, position, item.name, item.name.lowercased(), item.json])
-            }
+            try Self.replace(key: key, country: country, items: items, fetchedAt: fetchedAt, in: db)
+        }
+    }
+
+    private static func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM university WHERE countryKey = ?", arguments: [key])
+        try db.execute(sql: "INSERT OR REPLACE INTO country (key, name, fetchedAt, count) VALUES (?, ?, ?, ?)",
+                       arguments: [key, country, fetchedAt.timeIntervalSince1970, items.count])
+        let statement = try db.cachedStatement(sql: "INSERT INTO university (countryKey, position, name, nameKey, json) VALUES (?, ?, ?, ?, ?)")
+        for (position, item) in items.enumerated() {
+            try statement.execute(arguments: [key, position, item.name, item.name.lowercased(), item.json])
         }
     }
 

@@ -11,6 +11,13 @@ struct HipoUpstream: Sendable {
     /// The upstream's base URL, for health.
     var baseURL: String { fetcher.baseURL }
 
+    /// Every university in the world, in the upstream's order: `GET /search` with no parameter.
+    func world() async throws(UpstreamError) -> [University] {
+        let answer = try await fetcher.get(path: "/search", query: [])
+        guard answer.status == 200 else { throw .status(answer.status) }
+        return try Self.decode(answer.body)
+    }
+
     /// Every university of `country` (exact, case-insensitive), in the upstream's order.
     func universities(country: String) async throws(UpstreamError) -> [University] {
         let answer = try await fetcher.get(path: "/search", query: [("country", country)])

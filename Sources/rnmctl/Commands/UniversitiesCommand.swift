@@ -7,12 +7,12 @@ struct UniversitiesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "universities", abstract: "Universities by country.",
         discussion: Help.examples("rnmctl universities list --country Japan", "rnmctl universities show \"Khalifa University\""),
-        subcommands: [List.self, Show.self, Refresh.self])
+        subcommands: [List.self, Show.self, Refresh.self, Sync.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List a country's universities (asks the upstream first).", discussion: Help.examples("rnmctl universities list", "rnmctl universities list --country \"United Arab Emirates\" --name american"), aliases: ["ls"])
-        @Option(help: "The country's full English name (default \"United Arab Emirates\").") var country: String?
+        @Option(help: "The country's full English name (default \"United Arab Emirates\"; with --name and no --country, every country of the mirror that `universities sync` made).") var country: String?
         @Option(help: "Part of the name.") var name: String?
         @OptionGroup var global: GlobalOptions
 
@@ -34,6 +34,22 @@ struct UniversitiesCommand: AsyncParsableCommand {
             try await global.perform(RPCMethods.universitiesRefresh, UniversityListParams(country: country)) {
                 printUniversities($0, asked: country, name: nil, wide: global.wide)
             }
+        }
+    }
+
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mirror every university of every country for offline use (one upstream request).",
+            discussion: Help.examples("rnmctl universities sync", "rnmctl universities list --name tokyo"))
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let bar = ProgressDisplay()
+            try await global.perform(RPCMethods.universitiesSync, NoParams(), onProgress: { bar.show($0) }) { result in
+                bar.finish()
+                print("synced \(plural(result.universities, "university", "universities")) of \(plural(result.countries, "country", "countries")) (\(result.durationMs) ms)")
+            }
+            bar.finish()
         }
     }
 

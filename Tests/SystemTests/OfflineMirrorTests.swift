@@ -1,0 +1,161 @@
+import Foundation
+import Messaging
+import NIOCore
+import RnmAPI
+import TestSupport
+import Testing
+
+extension FaultSuite {
+    /// Issue 15: after a sync, every read answers with no upstream at all.
+    @Suite("10. offline for real")
+    struct OfflineMirror {
+        /// List queries and what the upstream's own rules give for them (computed from the fixtures).
+        static let queries: [(resource: String, params: [String: String])] = {
+            var queries: [(String, [String: String])] = []
+            for page in 1...3 { queries.append(("character", ["page": "\(page)"])) }
+            queries += [
+                ("character", ["name": "rick"]), ("character", ["name": "RICK", "page": "2"]), ("character", ["name": "Rick", "page": "5"]),
+                ("character", ["status": "dead"]), ("character", ["status": "alive", "page": "8"]), ("character", ["status": "unknown"]),
+                ("character", ["species": "Alien"]), ("character", ["species": "alien", "page": "3"]), ("character", ["species": "Mythological"]),
+                ("character", ["type": "Parasite"]), ("character", ["type": "(", "page": "1"]), ("character", ["gender": "male"]),
+                ("character", ["gender": "female"]), ("character", ["gender": "female", "page": "4"]), ("character", ["gender": "genderless"]),
+                ("character", ["name": "morty", "status": "alive", "gender": "male"]), ("character", ["name": "mr."]),
+                ("character", ["name": "-"]), ("character", ["name": "zzz-nothing"]), ("character", ["page": "26"]),
+                ("character", ["name": "smith", "page": "9"]),
+                ("location", ["page": "2"]), ("location", ["name": "earth"]), ("location", ["type": "planet", "page": "2"]),
+                ("location", ["dimension": "c-137"]), ("location", ["dimension": "Replacement"]), ("location", ["name": "("]),
+                ("episode", ["episode": "S03"]), ("episode", ["name": "rick"]), ("episode", ["page": "2"]), ("episode", ["episode": "s01e1"]),
+                ("episode", ["name": "."]),
+            ]
+            return queries
+        }()
+
+        /// The upstream's answer: every filter a case-insensitive literal substring; a gender
+        /// beginning with "male" from the start only; 20 a page, by id.
+        static func expected(_ resource: String, _ params: [String: String]) -> (ids: [Int], count: Int, pages: Int) {
+            let page = Int(params["page"] ?? "1")!
+            let fields = ["episode": "episode"]
+            let matching = RickAndMortyFixtures.records(resource).filter { record in
+                params.allSatisfy { name, value in
+                    guard name != "page" else { return true }
+                    let field = (record[fields[name] ?? name] as? String ?? "").lowercased()
+                    let wanted = value.lowercased()
+                    return name == "gender" && wanted.hasPrefix("male") ? field.hasPrefix(wanted) : field.contains(wanted)
+                }
+            }
+            let ids = matching.compactMap { $0["id"] as? Int }
+            let slice = ids.dropFirst((page - 1) * 20).prefix(20)
+            return (Array(slice), ids.count, (ids.count + 19) / 20)
+        }
+
+        static func call(_ client: RPCClient, _ resource: String, _ params: [String: String]) async throws -> Envelope {
+            var json = params.map { key, value in key == "page" ? "\"page\":\(value)" : "\"\(key)\":\(JSONText.quoted(value))" }
+            json.sort()
+            return try await client.call(method: "\(resource)s.list", params: ByteBuffer(string: "{" + json.joined(separator: ",") + "}"),
+                                         timeout: .seconds(10))
+        }
+
+        @Test("with the upstream stopped after a sync, 30+ list queries answer exactly as the upstream would, stale with the reason; records, avatars and universities too")
+        func answersLikeTheUpstream() async throws {
+            try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0"]) { system in
+                let client = try await system.connect()
+                _ = try await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(120))
+                _ = try await client.call(RPCMethods.universitiesSync, NoParams(), timeout: .seconds(120))
+                system.characterUpstream.fault = .down
+                system.universityUpstream.fault = .down
+                #expect(Self.queries.count >= 30)
+                for (resource, params) in Self.queries {
+                    let reply = try await Self.call(client, resource, params)
+                    let result = try #require(reply.result, "\(resource) \(params): \(String(describing: reply.rpcError))")
+                    let page = try JSONCoding.decode(Fresh<Page<Identified>>.self, from: result)
+                    let expected = Self.expected(resource, params)
+                    #expect(page.items.map(\.id) == expected.ids, "\(resource) \(params)")
+                    #expect(page.count == expected.count && page.pages == expected.pages, "\(resource) \(params): \(page.count)/\(page.pages)")
+                    #expect(page.freshness.stale && page.freshness.upstreamError != nil, "\(resource) \(params) says stale, with the reason")
+                }
+                let rick = try await client.call(RPCMethods.charactersGet, IDParams(id: 1))
+                #expect(rick.character.name == "Rick Sanchez" && rick.episodes.count == 31)
+                let many = try await client.call(RPCMethods.charactersGetMany, IDsParams(ids: [3, 1, 493]))
+                #expect(many.items.map(\.id) == [3, 1, 493] && many.uncheckedIds.isEmpty)
+                #expect(try await client.call(RPCMethods.locationsGet, IDParams(id: 3)).residents.count > 0)
+                #expect(try await client.call(RPCMethods.episodesGet, IDParams(id: 28)).characters.count > 0)
+                for id in [1, 2, 3, 250, 493] {
+                    let image = try await client.call(RPCMethods.charactersImage, IDParams(id: id))
+                    #expect(Data(base64Encoded: image.bytes) == RickAndMortyFixtures.servedAvatar(id), "avatar \(id)")
+                }
+                for country in ["Japan", "France", "Brazil"] {
+                    let list = try await client.call(RPCMethods.universitiesList, .init(country: country))
+                    #expect(list.items.map(\.name) == UniversityFixtures.records(country: country).map { $0["name"] as! String }, "\(country)")
+                    #expect(list.freshness.stale)
+                }
+                let search = try await client.call(RPCMethods.universitiesList, .init(name: "tokyo"))
+                let expectedNames = UniversityFixtures.world.filter { ($0["name"] as! String).lowercased().contains("tokyo") }.map { $0["name"] as! String }
+                #expect(search.country == allCountries && Set(search.items.map(\.name)) == Set(expectedNames) && search.count == expectedNames.count)
+                let health = try await client.call(RPCMethods.charactersHealth, NoParams())
+                #expect(health.mirror?.complete == true && health.mirror?.records == 493 + 76 + 31)
+                FaultReport.record("10. offline", "\(Self.queries.count) list queries with the upstream stopped: items, order, count and pages as the upstream's rules give, each stale with the reason; get, getMany, locations, episodes, 5 avatars byte for byte, 3 countries and a name search across \(search.count) universities answered offline")
+                await client.close()
+            }
+        }
+
+        @Test("a fresh mirror answers 50 mixed reads with 0 upstream requests; a sync killed half way keeps the previous mirror")
+        func freshMirrorAndInterruptedSync() async throws {
+            try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+                var client = try await system.connect()
+                _ = try await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(120))
+                let before = try await client.call(RPCMethods.charactersHealth, NoParams()).mirror
+                system.characterUpstream.resetRequests()
+                var reads = 0
+                for index in 0..<10 {
+                    let (resource, params) = Self.queries[index * 3 % Self.queries.count]
+                    #expect(try await Self.call(client, resource, params).result != nil)
+                    _ = try await client.call(RPCMethods.charactersGet, IDParams(id: index * 40 + 1))
+                    _ = try await client.call(RPCMethods.charactersGetMany, IDsParams(ids: [index + 1, index + 100]))
+                    _ = try await client.call(RPCMethods.charactersImage, IDParams(id: index * 7 + 1))
+                    _ = index.isMultiple(of: 2) ? try await client.call(RPCMethods.charactersStats, NoParams()).total
+                                                : try await client.call(RPCMethods.locationsGet, IDParams(id: index + 1)).location.id
+                    reads += 5
+                }
+                #expect(reads == 50)
+                #expect(system.characterUpstream.requestCount == 0, "upstream requests: \(system.characterUpstream.requests.prefix(3).map(\.target))")
+                // A figure, not a check: local list queries straight to the service.
+                let direct = try await system.connect(.characters)
+                var latencies: [Duration] = []
+                for index in 0..<200 {
+                    let (resource, params) = Self.queries[index % Self.queries.count]
+                    let started = ContinuousClock.now
+                    _ = try await Self.call(direct, resource, params)
+                    latencies.append(ContinuousClock.now - started)
+                }
+                latencies.sort()
+                await direct.close()
+                FaultReport.record("10. local list queries", "200 queries with filters over the mirror, straight to the CharacterService (debug build): median \(ms(latencies[100])), p99 \(ms(latencies[198]))")
+                // A second sync, killed half way: the previous mirror stays in force.
+                system.characterUpstream.latency = .milliseconds(50)
+                let sync = Task { [client] in try? await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(120)) }
+                try await waitUntil(20, "the second sync under way") { system.characterUpstream.requestCount >= 10 }
+                system.kill(.characters)
+                _ = await sync.value
+                try await system.restart(.characters)
+                system.characterUpstream.fault = .down
+                client = try await system.connect()
+                let reconnected = client
+                try await waitUntil(10, "the Gateway reaches the restarted service") {
+                    (try? await reconnected.call(RPCMethods.charactersHealth, NoParams())) != nil
+                }
+                let after = try await client.call(RPCMethods.charactersHealth, NoParams()).mirror
+                #expect(after == before, "the mirror of the first sync: \(String(describing: after))")
+                let page = try await client.call(RPCMethods.charactersList, .init(page: 3, status: "dead"))
+                let expected = Self.expected("character", ["status": "dead", "page": "3"])
+                #expect(page.items.map(\.id) == expected.ids && page.count == expected.count)
+                FaultReport.record("10. fresh mirror", "50 mixed reads (lists with filters, get, getMany, avatars, stats, locations): 0 upstream requests; a sync killed half way left the previous mirror in force")
+                await client.close()
+            }
+        }
+    }
+}
+
+/// Any record, by its id only.
+struct Identified: Codable, Sendable {
+    var id: Int
+}
