@@ -192,7 +192,7 @@ struct RnmctlUsabilityTests {
         #expect(bash.stdout.contains("'--output'|'-o')"))
     }
 
-    @Test("every rnmctl command line in README.md, and every healthcheck in docker-compose.yml, succeeds")
+    @Test("every rnmctl command line in README.md, and every healthcheck in docker-compose.yml, succeeds: online, and offline after a sync")
     func documentedCommands() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
@@ -210,6 +210,17 @@ struct RnmctlUsabilityTests {
                 let arguments = command.map { sockets[$0] ?? $0 }
                 let output = try await system.rnmctl(arguments: arguments, currentDirectory: workdir)
                 #expect(output.status == 0, "rnmctl \(command.joined(separator: " ")): exit \(output.status): \(output.stderr.prefix(300))")
+            }
+            // After both syncs, with the network gone, every one of them still answers (but the
+            // syncs themselves, which need the upstream).
+            #expect(try await system.rnmctl("characters", "sync").status == 0)
+            #expect(try await system.rnmctl("universities", "sync").status == 0)
+            system.characterUpstream.fault = .down
+            system.universityUpstream.fault = .down
+            for command in commands where !command.contains("sync") {
+                let arguments = command.map { sockets[$0] ?? $0 }
+                let output = try await system.rnmctl(arguments: arguments, currentDirectory: workdir)
+                #expect(output.status == 0, "offline: rnmctl \(command.joined(separator: " ")): exit \(output.status): \(output.stderr.prefix(300))")
             }
         }
     }
