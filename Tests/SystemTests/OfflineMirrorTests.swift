@@ -79,10 +79,12 @@ extension FaultSuite {
                 #expect(many.items.map(\.id) == [3, 1, 493] && many.uncheckedIds.isEmpty)
                 #expect(try await client.call(RPCMethods.locationsGet, IDParams(id: 3)).residents.count > 0)
                 #expect(try await client.call(RPCMethods.episodesGet, IDParams(id: 28)).characters.count > 0)
-                for id in [1, 2, 3, 250, 493] {
+                var avatarsMatching = 0
+                for id in 1...493 {
                     let image = try await client.call(RPCMethods.charactersImage, IDParams(id: id))
-                    #expect(Data(base64Encoded: image.bytes) == RickAndMortyFixtures.servedAvatar(id), "avatar \(id)")
+                    avatarsMatching += Data(base64Encoded: image.bytes) == RickAndMortyFixtures.servedAvatar(id) ? 1 : 0
                 }
+                #expect(avatarsMatching == 493, "every avatar, byte for byte")
                 for country in ["Japan", "France", "Brazil"] {
                     let list = try await client.call(RPCMethods.universitiesList, .init(country: country))
                     #expect(list.items.map(\.name) == UniversityFixtures.records(country: country).map { $0["name"] as! String }, "\(country)")
@@ -93,7 +95,7 @@ extension FaultSuite {
                 #expect(search.country == allCountries && Set(search.items.map(\.name)) == Set(expectedNames) && search.count == expectedNames.count)
                 let health = try await client.call(RPCMethods.charactersHealth, NoParams())
                 #expect(health.mirror?.complete == true && health.mirror?.records == 493 + 76 + 31)
-                FaultReport.record("10. offline", "\(Self.queries.count) list queries with the upstream stopped: items, order, count and pages as the upstream's rules give, each stale with the reason; get, getMany, locations, episodes, 5 avatars byte for byte, 3 countries and a name search across \(search.count) universities answered offline")
+                FaultReport.record("10. offline", "\(Self.queries.count) list queries with the upstream stopped: items, order, count and pages as the upstream's rules give, each stale with the reason; get, getMany, locations, episodes, all 493 avatars byte for byte, 3 countries and a name search across \(search.count) universities answered offline")
                 await client.close()
             }
         }
