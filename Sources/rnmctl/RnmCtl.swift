@@ -29,6 +29,9 @@ struct RnmCtl: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let reported as ExitCode {
+            // A command already reported its failure (as JSON under --json).
+            exit(withError: reported)
         } catch {
             let code = exitCode(for: error)
             if arguments.wantsJSON, code.rawValue == ExitStatus.usage {

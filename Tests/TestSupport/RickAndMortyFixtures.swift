@@ -98,7 +98,9 @@ public final class RickAndMortyFixtures: Sendable {
             filterNames.allSatisfy { name in
                 guard let wanted = query[name]?.lowercased(), !wanted.isEmpty else { return true }
                 let value = (record[name] as? String ?? "").lowercased()
-                return name == "gender" ? value.hasPrefix(wanted) : value.contains(wanted)
+                // The real server (models/Character.js): a value beginning with "male" matches
+                // from the start of the field only.
+                return kind == "character" && wanted.hasPrefix("male") ? value.hasPrefix(wanted) : value.contains(wanted)
             }
         }
         let pages = (matching.count + 19) / 20

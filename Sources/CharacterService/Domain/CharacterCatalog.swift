@@ -134,6 +134,14 @@ struct CharacterCatalog: Sendable {
         return answer
     }
 
+    /// Those of `ids` past the end of a fresh complete mirror (which holds every id up to its
+    /// count): records that do not exist, known without asking the upstream.
+    private func beyondFreshMirror(_ resource: Resource, ids: [Int]) async throws -> [Int] {
+        guard !ids.isEmpty, let mirror = try await database.mirror(), isFresh(mirror.completedAt) else { return [] }
+        let count = mirror.counts[resource] ?? 0
+        return ids.filter { $0 > count }
+    }
+
     /// A page answered from the mirror's records (stale when the upstream was tried and failed).
     private func localAnswer(_ resource: Resource, page: Int, filters: [(String, String)], mirror: MirrorState,
                              upstreamError: UpstreamError?) async throws -> PageAnswer {
@@ -170,6 +178,9 @@ struct CharacterCatalog: Sendable {
         if !force, let cached, isFresh(cached.fetchedAt) {
             return RecordAnswer(record: cached, freshness: Freshness(source: .cache, fetchedAt: cached.fetchedAt.rfc3339))
         }
+        if !force, cached == nil, try await beyondFreshMirror(resource, ids: [id]) == [id] {
+            throw CharacterError.notFound(resource, id: id)
+        }
         do {
             let (fetched, now) = try await fetchRecords(resource, ids: [id]).pair
             guard let record = fetched.first(where: { $0.id == id }) else { throw CharacterError.notFound(resource, id: id) }
@@ -187,7 +198,9 @@ struct CharacterCatalog: Sendable {
     /// (they may exist: they are not "missing").
     func records(_ resource: Resource, ids: [Int]) async throws -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>) {
         var found = try await database.records(resource, ids: ids)
-        let needed = ids.filter { found[$0].map { !isFresh($0.fetchedAt) } ?? true }
+        // Ids past a fresh complete mirror do not exist: not asked for, and not "unchecked".
+        let absent = Set(try await beyondFreshMirror(resource, ids: ids.filter { found[$0] == nil }))
+        let needed = ids.filter { !absent.contains($0) && (found[$0].map { !isFresh($0.fetchedAt) } ?? true) }
         let oldest = found.values.map(\.fetchedAt).min()
         guard !needed.isEmpty else {
             return (found, Freshness(source: .cache, fetchedAt: (oldest ?? Date()).rfc3339), [])

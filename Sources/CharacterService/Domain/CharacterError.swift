@@ -3,6 +3,8 @@ import ServiceKit
 
 /// What can go wrong serving characters; mapped to wire codes here and nowhere else.
 enum CharacterError: Error, RPCErrorConvertible {
+    /// A sync ended without every record of a list: the previous mirror stays in force.
+    case mirrorIncomplete(String)
     case invalidParams(String)
     case notFound(Resource, id: Int)
     case noAvatar(id: Int)
@@ -16,6 +18,9 @@ enum CharacterError: Error, RPCErrorConvertible {
             RPCError(.notFound, "\(resource.rawValue) \(id) not found", service: service)
         case .noAvatar(let id):
             RPCError(.notFound, "character \(id) has no avatar", service: service)
+        case .mirrorIncomplete(let what):
+            RPCError(.upstreamUnavailable, "the sync did not get everything (\(what)); the previous mirror stays in force, try again",
+                     service: service)
         case .upstreamUnavailable(let what, let error):
             RPCError(.upstreamUnavailable, "cannot fetch \(what) and nothing is cached: \(error)", service: service,
                      upstreamStatus: error.httpStatus)

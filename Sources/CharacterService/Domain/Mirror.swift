@@ -63,9 +63,15 @@ struct Mirror: Sendable {
                           avatars: avatars.count)
     }
 
-    /// One avatar, stored if the upstream has one (many characters have none: a 404).
+    /// One avatar, stored if the upstream has one. A missing or unusable avatar (a 404, bytes
+    /// that are not an image, too large) is skipped: it must not keep the mirror from completing.
     private func fetchAvatar(_ id: Int) async throws {
-        let bytes = try await catalog.health.recording { () async throws(UpstreamError) in try await catalog.upstream.avatar(id: id) }
+        let bytes: Data?
+        do {
+            bytes = try await catalog.health.recording { () async throws(UpstreamError) in try await catalog.upstream.avatar(id: id) }
+        } catch .badPayload, .tooLarge {
+            return
+        }
         guard let bytes, let type = ImageKind.contentType(of: bytes) else { return }
         try await catalog.database.storeImage(id: id, contentType: type, bytes: bytes, fetchedAt: Date())
     }

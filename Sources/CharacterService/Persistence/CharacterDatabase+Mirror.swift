@@ -68,8 +68,16 @@ extension CharacterDatabase {
     }
 
     /// Marks the mirror complete: every list holds `counts` records.
+    /// - Throws: ``CharacterError/mirrorIncomplete(_:)`` (nothing marked) when a list does not
+    ///   hold every record from 1 to its count.
     func completeMirror(counts: [Resource: Int], at date: Date) async throws {
         try await pool.write { db in
+            for (resource, count) in counts {
+                let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM " + resource.table + " WHERE id BETWEEN 1 AND ?", arguments: [count]) ?? 0
+                guard held == count else {
+                    throw CharacterError.mirrorIncomplete("\(resource.plural): \(held) of \(count) stored")
+                }
+            }
             let avatars = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image") ?? 0
             try db.execute(sql: "INSERT OR REPLACE INTO mirror (id, completedAt, characters, locations, episodes, avatars) VALUES (1, ?, ?, ?, ?, ?)",
                            arguments: [date.timeIntervalSince1970, counts[.character] ?? 0, counts[.location] ?? 0, counts[.episode] ?? 0, avatars])
@@ -87,15 +95,16 @@ extension CharacterDatabase {
     }
 
     /// Page `page` (of 20, by id) of the mirror's records of `resource` matching `filters` as
-    /// the upstream matches them: each a case-insensitive substring of its field, taken
-    /// literally; a gender beginning with "male" from the start of the field only. Only ids up
-    /// to `upTo` count: the records of the last complete sync, whatever a later one added.
+    /// the upstream matches them (its `models/Character.js`): each a case-insensitive substring
+    /// of its field, taken literally; for characters, a value beginning with "male" from the
+    /// start of the field only (so `male` never matches `Female`). Only ids up to `upTo` count:
+    /// the records of the last complete sync, whatever a later one added.
     func localPage(_ resource: Resource, filters: [(String, String)], page: Int, upTo: Int) async throws -> (ids: [Int], count: Int) {
         var conditions = ["id <= ?"]
         var arguments: StatementArguments = [upTo]
         for (name, value) in filters {
             guard let column = Self.filterColumns[resource]?[name] else { continue }
-            if name == "gender", value.hasPrefix("male") {
+            if resource == .character, value.hasPrefix("male") {
                 conditions.append("substr(" + column + ", 1, ?) = ?")
                 arguments += [value.unicodeScalars.count, value]
             } else {

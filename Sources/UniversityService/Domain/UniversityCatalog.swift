@@ -45,6 +45,8 @@ struct UniversityCatalog: Sendable {
         } catch {
             throw UniversityError.upstreamUnavailable(country: allCountries, error)
         }
+        // An empty world list is not an answer: it would replace every country with nothing.
+        guard !world.isEmpty else { throw UniversityError.upstreamUnavailable(country: allCountries, .badPayload("an empty world list")) }
         let encoder = JSONCoding.encoder
         var order: [String] = []
         var countries: [String: (country: String, items: [(name: String, json: Data)])] = [:]
@@ -66,11 +68,15 @@ struct UniversityCatalog: Sendable {
 
     /// `universities.list` with a `name` and no `country`: a search across every country of the
     /// world mirror (nil when there is none: the default country answers instead).
-    func searchEverywhere(name: String) async throws -> ListAnswer? {
+    func searchEverywhere(name: String) async throws -> (answer: ListAnswer, total: Int)? {
         guard let mirror = try await database.worldMirror() else { return nil }
-        return ListAnswer(country: allCountries, items: try await database.search(name: name),
-                          freshness: Freshness(source: .cache, fetchedAt: mirror.completedAt.rfc3339))
+        let found = try await database.search(name: name, limit: Self.searchLimit)
+        return (ListAnswer(country: allCountries, items: found.items,
+                           freshness: Freshness(source: .cache, fetchedAt: mirror.completedAt.rfc3339)), found.total)
     }
+
+    /// Universities a search across countries answers with at most (one reply must fit a frame).
+    static let searchLimit = 1000
 
     /// The cache key of a country: trimmed, case folded (the upstream matches case-insensitively).
     static func key(_ country: String) -> String {

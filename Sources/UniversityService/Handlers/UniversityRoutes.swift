@@ -17,7 +17,7 @@ enum UniversityRoutes {
         router.registerEncoded(RPCMethods.universitiesList) { params, _ in
             let name = try bounded("name", params.name)?.trimmingCharacters(in: .whitespacesAndNewlines)
             if params.country == nil, let name, !name.isEmpty, let everywhere = try await catalog.searchEverywhere(name: name) {
-                return listResult(everywhere, nameFilter: nil)
+                return listResult(everywhere.answer, nameFilter: nil, total: everywhere.total)
             }
             let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: false)
             return listResult(answer, nameFilter: name)
@@ -55,7 +55,7 @@ enum UniversityRoutes {
     }
 
     /// `{country, count, items, ...freshness}`, records spliced as stored.
-    private static func listResult(_ answer: ListAnswer, nameFilter: String?) -> ByteBuffer {
+    private static func listResult(_ answer: ListAnswer, nameFilter: String?, total: Int? = nil) -> ByteBuffer {
         var items = answer.items
         if let filter = nameFilter?.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), !filter.isEmpty {
             items = items.filter { $0.name.lowercased().contains(filter) }
@@ -63,7 +63,7 @@ enum UniversityRoutes {
         var writer = JSONObjectWriter(capacity: items.reduce(128) { $0 + $1.json.count + 1 })
         writer.string("country", answer.country)
         writer.integer("count", items.count)
-        writer.integer("total", answer.items.count)
+        writer.integer("total", total ?? answer.items.count)
         writer.array("items", items.map(\.json))
         writer.freshness(answer.freshness)
         return writer.finish()

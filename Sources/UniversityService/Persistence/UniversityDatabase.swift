@@ -74,11 +74,15 @@ struct UniversityDatabase: Sendable {
 
     /// Universities of every cached country whose name contains `name` (any letter case), by
     /// country then in the upstream's order.
-    func search(name: String) async throws -> [(name: String, json: Data)] {
+    /// At most `limit` of them, and how many there are in all.
+    func search(name: String, limit: Int) async throws -> (items: [(name: String, json: Data)], total: Int) {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT name, json FROM university WHERE instr(nameKey, ?) > 0 ORDER BY countryKey, position",
-                             arguments: [name.lowercased()])
+            let key = name.lowercased()
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM university WHERE instr(nameKey, ?) > 0", arguments: [key]) ?? 0
+            let items = try Row.fetchAll(db, sql: "SELECT name, json FROM university WHERE instr(nameKey, ?) > 0 ORDER BY countryKey, position LIMIT ?",
+                                         arguments: [key, limit])
                 .map { (name: $0["name"] as String, json: $0["json"] as Data) }
+            return (items, total)
         }
     }
 

@@ -123,12 +123,10 @@ struct CharactersCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            var quiet = global
-            quiet.json = false
-            try await quiet.perform(RPCMethods.charactersImage, IDParams(id: id)) { image in
+            try await global.perform(RPCMethods.charactersImage, IDParams(id: id), printsResultJSON: false) { image in
                 guard let bytes = Data(base64Encoded: image.bytes) else { throw CLIFailure.protocolError("image bytes are not base64") }
                 let saved = try AvatarFile.write(bytes, contentType: image.contentType, id: id, to: output)
-                if global.json {
+                if global.json, saved != nil {
                     print(#"{"id":\#(id),"contentType":\#(JSONText.quoted(image.contentType)),"bytes":\#(bytes.count),"path":\#(JSONText.quoted(saved ?? "-"))}"#)
                 } else if let saved {
                     print("wrote \(plural(bytes.count, "byte")) (\(image.contentType)) to \(saved)")

@@ -47,9 +47,7 @@ struct EpisodesCommand: AsyncParsableCommand {
             if id == nil {
                 // A code: find its id first (one list page, from the cache when fresh).
                 let code = episode.uppercased()
-                var quiet = global
-                quiet.json = false
-                try await quiet.perform(RPCMethods.episodesList, EpisodeListParams(episode: code)) { page in
+                try await global.perform(RPCMethods.episodesList, EpisodeListParams(episode: code), printsResultJSON: false) { page in
                     id = page.items.first { $0.code == code }?.id
                 }
                 guard id != nil else {

@@ -79,11 +79,21 @@ struct UniversitiesCommand: AsyncParsableCommand {
 /// The table, then a line that says what the numbers mean, with a hint when nothing matched.
 private func printUniversities(_ list: Fresh<UniversityList>, asked country: String?, name: String?, wide: Bool) {
     if !list.items.isEmpty {
-        print(Table([.init("NAME"), .init("STATE/PROVINCE", dropPriority: 2), .init("WEB PAGE", dropPriority: 1)],
-                    rows: list.items.map { [$0.name, $0.stateProvince ?? "-", $0.webPages.first ?? "-"] }).render(wide: wide))
+        let everywhere = list.country == allCountries
+        var columns: [Table.Column] = [.init("NAME"), .init("STATE/PROVINCE", dropPriority: 2), .init("WEB PAGE", dropPriority: 1)]
+        if everywhere { columns.insert(.init("COUNTRY"), at: 1) }
+        print(Table(columns, rows: list.items.map { university in
+            var row = [university.name, university.stateProvince ?? "-", university.webPages.first ?? "-"]
+            if everywhere { row.insert(university.country, at: 1) }
+            return row
+        }).render(wide: wide))
     }
     let total = list.total ?? list.count
-    if total == 0 {
+    if list.country == allCountries {
+        print(list.count == 0 ? "no university of any country has \"\(name ?? "")\" in its name"
+                              : "\(plural(list.count, "university", "universities")) of every country match \"\(name ?? "")\""
+                                + (total > list.count ? " (the first \(list.count) of \(total))" : ""))
+    } else if total == 0 {
         print("no universities in \"\(list.country)\": the upstream matches whole country names in English, "
               + "such as \"United Arab Emirates\" or \"United States\"")
     } else if let name, !name.isEmpty {

@@ -64,7 +64,8 @@ enum CLIFailure: Error {
     /// Param names as the flags the user typed: `"page" must be …` → `--page must be …`.
     static func inCLITerms(_ message: String) -> String {
         var text = message.replacingOccurrences(of: "invalid params: ", with: "")
-        for param in ["page", "name", "status", "species", "type", "gender", "dimension", "episode", "country", "id", "ids"] {
+        // (Ids are positional arguments: they keep their name.)
+        for param in ["page", "name", "status", "species", "type", "gender", "dimension", "episode", "country"] {
             text = text.replacingOccurrences(of: "\"\(param)\"", with: "--\(param)")
         }
         return text

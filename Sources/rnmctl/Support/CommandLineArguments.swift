@@ -23,8 +23,8 @@ struct CommandLineArguments {
         while index < original.count {
             let argument = original[index]
             if argument == "--" {
-                rest += original[index...]
-                break
+                // Everything after `--` is an argument: the globals go before it.
+                return rest + globals + original[index...]
             }
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             if Self.flags.contains(argument) || (Self.valued.contains(name) && argument.contains("=")) {
@@ -41,7 +41,7 @@ struct CommandLineArguments {
     }
 
     /// Whether the user asked for JSON output.
-    var wantsJSON: Bool { original.contains("--json") }
+    var wantsJSON: Bool { original.prefix { $0 != "--" }.contains("--json") }
 
     /// A message for a command or subcommand that does not exist, with the closest one, or
     /// nil when the line names commands that exist.
@@ -49,7 +49,7 @@ struct CommandLineArguments {
         var command: any ParsableCommand.Type = root
         var path = [root._commandName]
         for word in normalized {
-            if word.hasPrefix("-") { return nil }
+            if word.hasPrefix("-") || (command == root && word == "help") { return nil }
             let children = command.configuration.subcommands
             guard !children.isEmpty else { return nil }
             if let child = children.first(where: { $0._commandName == word || $0.configuration.aliases.contains(word) }) {

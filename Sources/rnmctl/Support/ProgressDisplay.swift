@@ -29,7 +29,7 @@ final class ProgressDisplay: Sendable {
         let showsMessage = barWidth >= 10 || room - count.count - 3 - message.count >= 0
         barWidth = max(0, min(barWidth, room - count.count - 3 - (showsMessage ? message.count : 0)))
         guard barWidth >= 5 else { return count + (count.count + message.count <= room ? message : "") }
-        let filled = update.total > 0 ? barWidth * update.done / update.total : 0
+        let filled = update.total > 0 ? min(barWidth, max(0, barWidth * update.done / update.total)) : 0
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
         return "[\(bar)] \(count)" + (showsMessage ? message : "")
     }

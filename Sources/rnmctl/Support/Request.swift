@@ -7,8 +7,10 @@ extension GlobalOptions {
     /// Calls `method` through the Gateway. With `--json` the result object is printed as it
     /// came; otherwise it is handed to `render`. A stale answer gets a one-line notice on
     /// stderr. Failures become a message and an exit code.
+    /// With `printsResultJSON` false, `--json` still makes failures JSON but the result goes to
+    /// `render` (which prints its own summary).
     func perform<P, R>(_ method: RPCMethod<P, R>, _ params: P,
-                       onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil,
+                       onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil, printsResultJSON: Bool = true,
                        render: (R) throws -> Void) async throws {
         try await runReporting {
             let reply = try await withGateway { client in
@@ -18,7 +20,7 @@ extension GlobalOptions {
                 Terminal.printError(Terminal.warning(
                     "offline: showing data cached at \(freshness.fetchedAt); the upstream failed: \(freshness.upstreamError ?? "unknown error")"))
             }
-            if json {
+            if json, printsResultJSON {
                 print(String(buffer: reply.json))
             } else {
                 try render(reply.value)
