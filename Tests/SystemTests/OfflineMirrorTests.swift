@@ -50,6 +50,21 @@ extension FaultSuite {
             return (Array(slice), ids.count, (ids.count + 19) / 20)
         }
 
+        /// 200 of the queries above straight to the CharacterService: the median and p99.
+        static func localQueryLatencies(_ system: RnmSystem) async throws -> (median: Duration, p99: Duration) {
+            let direct = try await system.connect(.characters)
+            var latencies: [Duration] = []
+            for index in 0..<200 {
+                let (resource, params) = queries[index % queries.count]
+                let started = ContinuousClock.now
+                _ = try await call(direct, resource, params)
+                latencies.append(ContinuousClock.now - started)
+            }
+            await direct.close()
+            latencies.sort()
+            return (latencies[100], latencies[198])
+        }
+
         static func call(_ client: RPCClient, _ resource: String, _ params: [String: String]) async throws -> Envelope {
             var json = params.map { key, value in key == "page" ? "\"page\":\(value)" : "\"\(key)\":\(JSONText.quoted(value))" }
             json.sort()
@@ -129,17 +144,8 @@ extension FaultSuite {
                 #expect(beyond.missingIds == [9999] && beyond.uncheckedIds.isEmpty)
                 #expect(system.characterUpstream.requestCount == 0, "upstream requests: \(system.characterUpstream.requests.prefix(3).map(\.target))")
                 // A figure, not a check: local list queries straight to the service.
-                let direct = try await system.connect(.characters)
-                var latencies: [Duration] = []
-                for index in 0..<200 {
-                    let (resource, params) = Self.queries[index % Self.queries.count]
-                    let started = ContinuousClock.now
-                    _ = try await Self.call(direct, resource, params)
-                    latencies.append(ContinuousClock.now - started)
-                }
-                latencies.sort()
-                await direct.close()
-                FaultReport.record("10. local list queries", "200 queries with filters over the mirror, straight to the CharacterService (debug build): median \(ms(latencies[100])), p99 \(ms(latencies[198]))")
+                let figures = try await Self.localQueryLatencies(system)
+                FaultReport.record("10. local list queries", "200 queries with filters over the mirror, straight to the CharacterService (debug build): median \(ms(figures.median)), p99 \(ms(figures.p99))")
                 // A second sync, killed half way: the previous mirror stays in force.
                 system.characterUpstream.latency = .milliseconds(50)
                 let sync = Task { [client] in try? await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(120)) }
@@ -168,17 +174,8 @@ extension FaultSuite {
                     try db.execute(sql: "UPDATE mirror SET characters = 826")
                 }
                 try await system.restart(.characters)
-                let bigger = try await system.connect(.characters)
-                var latencies826: [Duration] = []
-                for index in 0..<200 {
-                    let (resource, params) = Self.queries[index % Self.queries.count]
-                    let started = ContinuousClock.now
-                    _ = try await Self.call(bigger, resource, params)
-                    latencies826.append(ContinuousClock.now - started)
-                }
-                latencies826.sort()
-                await bigger.close()
-                FaultReport.record("10. local list queries, 826 characters", "median \(ms(latencies826[100])), p99 \(ms(latencies826[198])) (debug build)")
+                let bigger = try await Self.localQueryLatencies(system)
+                FaultReport.record("10. local list queries, 826 characters", "median \(ms(bigger.median)), p99 \(ms(bigger.p99)) (debug build)")
                 await client.close()
             }
         }
