@@ -32,6 +32,9 @@ struct RnmctlUsabilityTests {
             let second = try await system.rnmctl(arguments: words + ["--json"])
             let page = try JSONDecoder().decode(Fresh<Page<Character>>.self, from: Data(second.stdout.utf8))
             #expect(page.page == 2 && !page.items.isEmpty && page.items.allSatisfy { $0.status == "Dead" && $0.gender == "Male" })
+            let withSocket = try await system.rnmctl("--socket", system.gatewaySocket, "locations", "list", "--type", "planet")
+            #expect(withSocket.stdout.contains("next: rnmctl locations list --socket \(system.gatewaySocket) --type planet --page 2"),
+                    "the hint keeps the socket: \(withSocket.stdout.suffix(200))")
         }
     }
 

@@ -24,8 +24,8 @@ struct CharactersCommand: AsyncParsableCommand {
         }
 
         /// This query as a command line, without its page.
-        func query(_ command: String) -> Invocation {
-            Invocation(command).option("name", name).option("status", status).option("species", species)
+        func query(_ command: Invocation) -> Invocation {
+            command.option("name", name).option("status", status).option("species", species)
                 .option("type", type).option("gender", gender)
         }
     }
@@ -38,7 +38,7 @@ struct CharactersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.perform(RPCMethods.charactersList, filters.params) {
-                try printPage($0, query: filters.query("rnmctl characters list"), wide: global.wide)
+                try printPage($0, query: filters.query(global.invocation("rnmctl characters list")), wide: global.wide)
             }
         }
     }
@@ -52,7 +52,7 @@ struct CharactersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.perform(RPCMethods.charactersRefresh, filters.params) {
-                try printPage($0, query: filters.query("rnmctl characters refresh"), wide: global.wide)
+                try printPage($0, query: filters.query(global.invocation("rnmctl characters refresh")), wide: global.wide)
             }
         }
     }
@@ -89,7 +89,8 @@ struct CharactersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let bar = ProgressDisplay()
-            try await global.perform(RPCMethods.charactersSync, NoParams(), onProgress: { bar.show($0) }) { result in
+            try await global.perform(RPCMethods.charactersSync, NoParams(), onProgress: { bar.show($0) },
+                                     beforeFailure: { bar.finish() }) { result in
                 bar.finish()
                 print("synced \(plural(result.characters, "character")), \(plural(result.locations, "location")), "
                       + "\(plural(result.episodes, "episode")) in \(plural(result.requests, "request")) (\(result.durationMs) ms)")

@@ -19,7 +19,7 @@ struct EpisodesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.perform(RPCMethods.episodesList, EpisodeListParams(page: page, name: name, episode: episode)) { page in
-                let query = Invocation("rnmctl episodes list").option("name", name).option("episode", episode)
+                let query = global.invocation("rnmctl episodes list").option("name", name).option("episode", episode)
                 let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "episodes", query: query)
                 if !page.items.isEmpty {
                     print(Table([.init("ID"), .init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],

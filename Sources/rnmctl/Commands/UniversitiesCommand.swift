@@ -45,7 +45,8 @@ struct UniversitiesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let bar = ProgressDisplay()
-            try await global.perform(RPCMethods.universitiesSync, NoParams(), onProgress: { bar.show($0) }) { result in
+            try await global.perform(RPCMethods.universitiesSync, NoParams(), onProgress: { bar.show($0) },
+                                     beforeFailure: { bar.finish() }) { result in
                 bar.finish()
                 print("synced \(plural(result.universities, "university", "universities")) of \(plural(result.countries, "country", "countries")) (\(result.durationMs) ms)")
             }

@@ -84,12 +84,13 @@ enum CLIFailure: Error {
 
 extension GlobalOptions {
     /// Runs a command body; reports a failure on stderr and exits with its code.
-    func runReporting(_ body: () async throws -> Void) async throws {
+    func runReporting(beforeFailure: () -> Void = {}, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let exit as ExitCode {
             throw exit
         } catch {
+            beforeFailure()
             let failure = CLIFailure(error)
             failure.report(json: json, verbose: verbose)
             throw ExitCode(failure.exitCode)

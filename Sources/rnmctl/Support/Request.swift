@@ -9,10 +9,11 @@ extension GlobalOptions {
     /// stderr. Failures become a message and an exit code.
     /// With `printsResultJSON` false, `--json` still makes failures JSON but the result goes to
     /// `render` (which prints its own summary).
+    /// `beforeFailure` runs before a failure is reported (a progress bar ends its line).
     func perform<P, R>(_ method: RPCMethod<P, R>, _ params: P,
                        onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil, printsResultJSON: Bool = true,
-                       render: (R) throws -> Void) async throws {
-        try await runReporting {
+                       beforeFailure: () -> Void = {}, render: (R) throws -> Void) async throws {
+        try await runReporting(beforeFailure: beforeFailure) {
             let reply = try await withGateway { client in
                 try await client.callReturningJSON(method, params, timeout: deadline, onProgress: onProgress)
             }
@@ -26,6 +27,13 @@ extension GlobalOptions {
                 try render(reply.value)
             }
         }
+    }
+}
+
+extension GlobalOptions {
+    /// `command` as the user can run it again: with the socket they gave, if any.
+    func invocation(_ command: String) -> Invocation {
+        Invocation(command).option("socket", socket)
     }
 }
 
