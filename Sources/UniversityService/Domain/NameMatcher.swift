@@ -43,11 +43,4 @@ enum NameMatcher {
         }
         return previous[b.count]
     }
-
-    /// Levenshtein distance over Unicode scalars.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        var previous = [Int](repeating: 0, count: b.count + 1)
-        var current = previous
-        return editDistance(a, b, &previous, &current)
-    }
 }
