@@ -6,10 +6,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Messaging", targets: ["Messaging"]),
-        .executable(name: "Gateway", targets: ["Gateway"]),
-        .executable(name: "CharacterService", targets: ["CharacterService"]),
-        .executable(name: "UniversityService", targets: ["UniversityService"]),
-        .executable(name: "rnmctl", targets: ["rnmctl"]),
+        .executable(name: "Gateway", targets: ["GatewayProgram"]),
+        .executable(name: "CharacterService", targets: ["CharacterServiceProgram"]),
+        .executable(name: "UniversityService", targets: ["UniversityServiceProgram"]),
+        .executable(name: "rnmctl", targets: ["rnmctlProgram"]),
+        // The four programs in one binary, for the container image (see Sources/rnm).
+        .executable(name: "rnm", targets: ["rnm"]),
         .executable(name: "rnm-bench", targets: ["RnmBench"]),
     ],
     dependencies: [
@@ -59,11 +61,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(
+        .target(
             name: "Gateway",
             dependencies: ["Messaging", "RnmAPI", "ServiceRuntime"]
         ),
-        .executableTarget(
+        .target(
             name: "CharacterService",
             dependencies: [
                 "Messaging",
@@ -73,7 +75,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .executableTarget(
+        .target(
             name: "UniversityService",
             dependencies: [
                 "Messaging",
@@ -83,7 +85,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .executableTarget(
+        .target(
             name: "rnmctl",
             dependencies: [
                 "Messaging",
@@ -92,6 +94,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Each program's thin `main`: the code lives in the library of the same name, so that
+        // tests and the multi-call binary can use it.
+        .executableTarget(name: "GatewayProgram", dependencies: ["Gateway"], path: "Sources/Programs/Gateway"),
+        .executableTarget(name: "CharacterServiceProgram", dependencies: ["CharacterService"], path: "Sources/Programs/CharacterService"),
+        .executableTarget(name: "UniversityServiceProgram", dependencies: ["UniversityService"], path: "Sources/Programs/UniversityService"),
+        .executableTarget(name: "rnmctlProgram", dependencies: ["rnmctl"], path: "Sources/Programs/rnmctl"),
+        // One binary that is any of the four programs, chosen by the name it is run as: the image
+        // ships one copy of the Swift runtime and Foundation instead of four.
+        .executableTarget(name: "rnm", dependencies: ["Gateway", "CharacterService", "UniversityService", "rnmctl"]),
         .executableTarget(
             name: "RnmBench",
             dependencies: [

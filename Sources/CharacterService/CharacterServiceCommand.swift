@@ -3,9 +3,8 @@ import RnmAPI
 import ServiceRuntime
 
 /// `CharacterService`: serves characters, locations, episodes and favorites on a Unix socket.
-@main
-struct CharacterServiceCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct CharacterServiceCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "CharacterService",
         abstract: "Serves the Rick and Morty API, cached in SQLite, on a Unix socket."
     )
@@ -15,7 +14,9 @@ struct CharacterServiceCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-list-pages"), help: "Cached pages of filtered lists kept, least recently used evicted (env RNM_CHARACTERS_MAX_LIST_PAGES, default 5000).")
     var maxListPages: Int?
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         let logger = try service.common.makeLogger(label: "rnm.characters")
         let services = try CharacterServiceApp.build(
             configuration: try service.resolve(),

@@ -4,9 +4,8 @@ import RnmAPI
 import ServiceRuntime
 
 /// `Gateway`: the one socket clients talk to; routes each request to its service.
-@main
-struct GatewayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct GatewayCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "Gateway",
         abstract: "Routes rnm requests from clients to the CharacterService and the UniversityService."
     )
@@ -28,7 +27,9 @@ struct GatewayCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         let logger = try common.makeLogger(label: "rnm.gateway")
         let configuration = GatewayConfiguration(
             socketPath: Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket(for: .gateway)),

@@ -3,16 +3,17 @@ import RnmAPI
 import ServiceRuntime
 
 /// `UniversityService`: serves universities on a Unix socket.
-@main
-struct UniversityServiceCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct UniversityServiceCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "UniversityService",
         abstract: "Serves the Hipo universities API, cached in SQLite, on a Unix socket."
     )
 
     @OptionGroup var service: CachingServiceOptions<UniversityServiceSpec>
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         let logger = try service.common.makeLogger(label: "rnm.universities")
         let services = try UniversityServiceApp.build(configuration: try service.resolve(), logger: logger)
         try await ServiceRunner.run(services, logger: logger)

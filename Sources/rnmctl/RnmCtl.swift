@@ -3,9 +3,8 @@ import Messaging
 import RnmAPI
 
 /// `rnmctl`: the command-line client of rnm. It talks to the Gateway only.
-@main
-struct RnmCtl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct RnmCtl: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "rnmctl",
         abstract: "Query rnm: Rick and Morty characters, locations, episodes and universities.",
         discussion: Help.root,
@@ -14,10 +13,14 @@ struct RnmCtl: AsyncParsableCommand {
                       UniversitiesCommand.self, StatusCommand.self, CallCommand.self]
     )
 
+    public init() {}
+
     /// Global options may stand anywhere on the line (`rnmctl --json characters show 1`), a
     /// mistyped command gets a suggestion, and under `--json` even a usage error is JSON.
-    static func main() async {
-        let arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
+    ///
+    /// `arguments` are the command line without the program name.
+    public static func main(arguments given: [String]) async {
+        let arguments = CommandLineArguments(given)
         if let unknown = arguments.unknownCommand(in: self) {
             CLIFailure.usage(unknown).report(json: arguments.wantsJSON, verbose: false)
             exit(withError: ExitCode(ExitStatus.usage))

@@ -74,7 +74,14 @@ extension ChildProcess {
     /// Runs executable `name` to completion (at most `seconds`), capturing its output.
     public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
                            seconds: Double = 60, currentDirectory: String? = nil) async throws -> CommandOutput {
-        let executable = productsDirectory.appendingPathComponent(name)
+        try await run(executableAt: productsDirectory.appendingPathComponent(name), arguments, environment: environment,
+                      seconds: seconds, currentDirectory: currentDirectory)
+    }
+
+    /// Runs the executable at `executable` (a link to one of this package's, say) to completion.
+    public static func run(executableAt executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                           seconds: Double = 60, currentDirectory: String? = nil) async throws -> CommandOutput {
+        let name = executable.lastPathComponent
         let process = Process()
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         process.executableURL = executable
@@ -83,8 +90,8 @@ extension ChildProcess {
         let directory = temporaryDirectory()
         let outURL = URL(fileURLWithPath: directory + "/stdout")
         let errURL = URL(fileURLWithPath: directory + "/stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice

@@ -1,0 +1,7 @@
+// The CharacterService program; its code is the CharacterService library (Sources/CharacterService).
+import CharacterService
+import ServiceRuntime
+
+// `main(arguments:)`, not `main()`: in top-level code the latter resolves to ArgumentParser's
+// synchronous overload, which cannot run an async command.
+await CharacterServiceCommand.main(arguments: Array(CommandLine.arguments.dropFirst()))

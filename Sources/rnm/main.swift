@@ -1,0 +1,34 @@
+// `rnm`: the four programs in one binary. It runs the program named by the name it was started
+// as (the image links Gateway, CharacterService, UniversityService and rnmctl to it), or by its
+// first argument (`rnm rnmctl status`). One binary carries one copy of the Swift runtime,
+// Foundation and ICU instead of four, which is most of the image's size.
+import CharacterService
+import Gateway
+import rnmctl
+import ServiceRuntime
+import UniversityService
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let programs: [String: @Sendable ([String]) async -> Void] = [
+    "Gateway": { await GatewayCommand.main(arguments: $0) },
+    "CharacterService": { await CharacterServiceCommand.main(arguments: $0) },
+    "UniversityService": { await UniversityServiceCommand.main(arguments: $0) },
+    "rnmctl": { await RnmCtl.main(arguments: $0) },
+]
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var name = String(CommandLine.arguments.first?.split(separator: "/").last ?? "rnm")
+if programs[name] == nil, let first = arguments.first, programs[first] != nil {
+    name = first
+    arguments.removeFirst()
+}
+guard let program = programs[name] else {
+    let list = programs.keys.sorted().joined(separator: ", ")
+    let usage = "usage: rnm PROGRAM [ARGUMENTS...], or run it as one of its names; PROGRAM is one of: \(list)\n"
+    _ = usage.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    exit(64)  // EX_USAGE
+}
+await program(arguments)
