@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import RnmAPI
 
 /// Default paths (docs/PROTOCOL.md §7).
@@ -27,14 +34,14 @@ public enum DefaultPaths {
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             base = data + "/rnm"
         } else {
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/rnm"
+            base = (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share/rnm"
         }
         return base + "/" + file
     }
 
     /// Creates the default directory of `path` (mode 0700) if missing.
     public static func createDirectory(for path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

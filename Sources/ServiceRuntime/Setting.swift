@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// The environment variables of docs/PROTOCOL.md §7, and the defaults they fall back to.

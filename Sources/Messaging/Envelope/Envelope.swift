@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NIOCore
 
 /// One JSON-RPC 2.0 message, read only as far as routing needs: `jsonrpc`, `id` and `method`

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one typed error of the protocol (docs/PROTOCOL.md §4): every failure that crosses a socket
 /// is one of these, and ``Code`` is the only place codes and retryability are decided.

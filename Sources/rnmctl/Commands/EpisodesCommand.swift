@@ -37,7 +37,7 @@ struct EpisodesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            guard Int(episode) != nil || episode.range(of: #"^[Ss]\d{2}[Ee]\d{2}$"#, options: .regularExpression) != nil else {
+            guard Int(episode) != nil || episode.wholeMatch(of: #/[Ss]\d{2}[Ee]\d{2}/#) != nil else {
                 throw ValidationError("EPISODE must be an id (1) or a code (S01E01), got \"\(episode)\"")
             }
         }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Messaging
 import RnmAPI
 
@@ -31,7 +35,7 @@ struct StatusCommand: AsyncParsableCommand {
                 print("gateway: up (version \(health.version), up \(Int(health.uptimeSeconds)) s)")
                 for (name, state) in health.services.sorted(by: { $0.key < $1.key }) {
                     var line = "\(name): \(state.status)"
-                    if let latency = state.latencyMs { line += String(format: " (%.1f ms)", latency) }
+                    if let latency = state.latencyMs { line += " (\(Self.tenths(latency)) ms)" }
                     if state.status != "up", let error = state.lastError { line += " — \(error)" }
                     print(line)
                     if let upstream = upstreams[name]?.upstream {
@@ -48,5 +52,11 @@ struct StatusCommand: AsyncParsableCommand {
                 throw CLIFailure.rpc(RPCError(.serviceUnavailable, "\(down.joined(separator: " and ")) down", service: .gateway))
             }
         }
+    }
+
+    /// `latency` with one decimal, as `%.1f` would print it (no `String(format:)` without Foundation).
+    static func tenths(_ value: Double) -> String {
+        let tenths = Int((max(0, value) * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,12 +27,12 @@ enum AvatarFile {
             return nil
         }
         let ext = fileExtension(of: contentType)
-        var isDirectory: ObjCBool = false
-        var path = (output as NSString).expandingTildeInPath
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            path = (path as NSString).appendingPathComponent("\(id).\(ext)")
+        var path = expandingTilde(in: output)
+        if isDirectory(path) {
+            path += (path.hasSuffix("/") ? "" : "/") + "\(id).\(ext)"
         } else {
-            let given = (path as NSString).pathExtension.lowercased()
+            let name = path.split(separator: "/").last ?? ""
+            let given = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
             let same = given == ext || (ext == "jpeg" && given == "jpg")
             if !given.isEmpty, !same {
                 Terminal.printError(Terminal.warning("note: the avatar is \(contentType); saved as \(path) all the same (its bytes decide the type, not the name)"))
@@ -58,5 +62,16 @@ enum AvatarFile {
                 offset += written
             }
         }
+    }
+
+    /// `~` or `~/…` made absolute with `$HOME`, as a shell would.
+    private static func expandingTilde(in path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
+        return home + path.dropFirst()
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }

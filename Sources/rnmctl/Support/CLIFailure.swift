@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Messaging
 
 /// A failure rnmctl reports in one line (or as JSON) and exits on.
@@ -52,21 +56,21 @@ enum CLIFailure: Error {
         }
         error.message = Self.inCLITerms(error.message)
         let encoded = (try? JSONCoding.encode(error)).map { String(buffer: $0) } ?? "{}"
-        let code = if case .rpc = self { encoded } else { encoded.replacingOccurrences(of: "\"code\":0", with: "\"code\":null") }
+        let code = if case .rpc = self { encoded } else { encoded.replacing("\"code\":0", with: "\"code\":null") }
         return "{\"error\":\(code),\"exitCode\":\(exitCode)}"
     }
 
     /// Writes the failure on stderr.
     func report(json: Bool, verbose: Bool) {
-        FileHandle.standardError.write(Data(((json ? self.json : message(verbose: verbose)) + "\n").utf8))
+        Terminal.writeError((json ? self.json : message(verbose: verbose)) + "\n")
     }
 
     /// Param names as the flags the user typed: `"page" must be …` → `--page must be …`.
     static func inCLITerms(_ message: String) -> String {
-        var text = message.replacingOccurrences(of: "invalid params: ", with: "")
+        var text = message.replacing("invalid params: ", with: "")
         // (Ids are positional arguments: they keep their name.)
         for param in ["page", "name", "status", "species", "type", "gender", "dimension", "episode", "country"] {
-            text = text.replacingOccurrences(of: "\"\(param)\"", with: "--\(param)")
+            text = text.replacing("\"\(param)\"", with: "--\(param)")
         }
         return text
     }

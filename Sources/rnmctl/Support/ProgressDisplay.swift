@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Messaging
 import Synchronization
 
@@ -12,7 +16,7 @@ final class ProgressDisplay: Sendable {
             Terminal.printError("progress \(update.done)/\(update.total): \(update.message)")
             return
         }
-        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + Self.line(update, width: Terminal.errorWidth)).utf8))
+        Terminal.writeError("\r\u{1B}[2K" + Self.line(update, width: Terminal.errorWidth))
         drawn.withLock { $0 = true }
     }
 
@@ -40,6 +44,6 @@ final class ProgressDisplay: Sendable {
             defer { value = false }
             return value
         }
-        if wasDrawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        if wasDrawn { Terminal.writeError("\n") }
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Messaging
 import RnmAPI
 
@@ -58,7 +62,7 @@ struct Invocation {
     /// A shell word: as it is when safe, else in single quotes.
     static func quoted(_ word: String) -> String {
         let safe = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:,@+=".contains($0) }
-        return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return safe && !word.isEmpty ? word : "'" + word.replacing("'", with: "'\\''") + "'"
     }
 }
 
