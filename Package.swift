@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "CharacterService", targets: ["CharacterServiceProgram"]),
         .executable(name: "UniversityService", targets: ["UniversityServiceProgram"]),
         .executable(name: "rnmctl", targets: ["rnmctlProgram"]),
+        .executable(name: "HTTPGateway", targets: ["HTTPGatewayProgram"]),
         // The four programs in one binary, for the container image (see Sources/rnm).
         .executable(name: "rnm", targets: ["rnm"]),
         .executable(name: "rnm-bench", targets: ["RnmBench"]),
@@ -21,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // No traits: the HTTPGateway needs neither swift-configuration nor full Foundation.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // The wire: framing, envelope, errors, server, client.
@@ -44,6 +47,7 @@ let package = Package(
             dependencies: [
                 "Messaging",
                 "RnmAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -94,15 +98,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The HTTP front: the public APIs' REST shapes, answered through the Gateway.
+        .target(
+            name: "HTTPGateway",
+            dependencies: [
+                "Messaging",
+                "RnmAPI",
+                "ServiceRuntime",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Each program's thin `main`: the code lives in the library of the same name, so that
         // tests and the multi-call binary can use it.
         .executableTarget(name: "GatewayProgram", dependencies: ["Gateway"], path: "Sources/Programs/Gateway"),
         .executableTarget(name: "CharacterServiceProgram", dependencies: ["CharacterService"], path: "Sources/Programs/CharacterService"),
         .executableTarget(name: "UniversityServiceProgram", dependencies: ["UniversityService"], path: "Sources/Programs/UniversityService"),
         .executableTarget(name: "rnmctlProgram", dependencies: ["rnmctl"], path: "Sources/Programs/rnmctl"),
+        .executableTarget(name: "HTTPGatewayProgram", dependencies: ["HTTPGateway"], path: "Sources/Programs/HTTPGateway"),
         // One binary that is any of the four programs, chosen by the name it is run as: the image
         // ships one copy of the Swift runtime and Foundation instead of four.
-        .executableTarget(name: "rnm", dependencies: ["Gateway", "CharacterService", "UniversityService", "rnmctl"]),
+        .executableTarget(name: "rnm", dependencies: ["Gateway", "CharacterService", "UniversityService", "rnmctl", "HTTPGateway"]),
         .executableTarget(
             name: "RnmBench",
             dependencies: [
@@ -158,6 +174,10 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "HTTPGatewayTests",
+            dependencies: ["HTTPGateway", "Gateway", "CharacterService", "UniversityService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime"]
         ),
         .testTarget(
             name: "UniversityServiceTests",

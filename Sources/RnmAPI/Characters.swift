@@ -96,21 +96,25 @@ public struct CharacterDetail: Codable, Sendable, Equatable {
     }
 }
 
-/// `characters.getMany`: the characters in the order asked, the ids that do not exist, and
-/// the ids that could not be checked (not cached, and the upstream failed).
-public struct CharacterBatch: Codable, Sendable, Equatable {
-    public var items: [Character]
+/// `characters.getMany`, `locations.getMany`, `episodes.getMany`: the records in the order
+/// asked, the ids that do not exist, and the ids that could not be checked (not cached, and
+/// the upstream failed).
+public struct Batch<Item: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    public var items: [Item]
     /// Ids the upstream says do not exist.
     public var missingIds: [Int]
     /// Ids neither cached nor checked because the upstream failed: they may exist.
     public var uncheckedIds: [Int]
 
-    public init(items: [Character], missingIds: [Int], uncheckedIds: [Int] = []) {
+    public init(items: [Item], missingIds: [Int], uncheckedIds: [Int] = []) {
         self.items = items
         self.missingIds = missingIds
         self.uncheckedIds = uncheckedIds
     }
 }
+
+/// `characters.getMany`.
+public typealias CharacterBatch = Batch<Character>
 
 /// `characters.sync`: what was mirrored.
 public struct SyncResult: Codable, Sendable, Equatable {

@@ -23,4 +23,14 @@ public enum Defaults {
     public static let upstreamMaxBytes = 16 * 1_048_576
     /// `RNM_CHARACTERS_MAX_LIST_PAGES`: cached pages of filtered lists kept.
     public static let charactersMaxListPages = 5000
+    /// `RNM_HTTP_ADDRESS`: loopback only, port 8080.
+    public static let httpAddress = "127.0.0.1:8080"
+    /// `RNM_PUBLIC_URL`: the HTTPGateway's own address, as a browser on this machine reaches it.
+    public static let publicURL = "http://127.0.0.1:8080"
+    /// `RNM_HTTP_MAX_URL_BYTES`: 8 KiB, what common servers (nginx, Node) accept.
+    public static let httpMaxURLBytes = 8192
+    /// `RNM_HTTP_MAX_HEADER_BYTES`: 16 KiB of headers per request.
+    public static let httpMaxHeaderBytes = 16384
+    /// `RNM_HTTP_IDLE_TIMEOUT_MS`: a keep-alive connection idle for 60 s is closed.
+    public static let httpIdleTimeoutMilliseconds = 60000
 }

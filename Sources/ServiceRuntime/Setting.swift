@@ -35,6 +35,16 @@ public enum Setting: String, CaseIterable, Sendable {
     /// Cached list pages of filtered queries the CharacterService keeps (least recently used
     /// evicted past it).
     case charactersMaxListPages = "RNM_CHARACTERS_MAX_LIST_PAGES"
+    /// Where the HTTPGateway listens (`host:port`).
+    case httpAddress = "RNM_HTTP_ADDRESS"
+    /// The base the HTTPGateway writes into every link it returns.
+    case publicURL = "RNM_PUBLIC_URL"
+    /// The longest request target (path and query) the HTTPGateway reads, in bytes.
+    case httpMaxURLBytes = "RNM_HTTP_MAX_URL_BYTES"
+    /// The most header bytes of one HTTP request.
+    case httpMaxHeaderBytes = "RNM_HTTP_MAX_HEADER_BYTES"
+    /// How long an idle HTTP connection stays open.
+    case httpIdleTimeoutMilliseconds = "RNM_HTTP_IDLE_TIMEOUT_MS"
 
     /// The value set in `environment`, if any and not empty.
     public func value(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

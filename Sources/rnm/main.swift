@@ -1,9 +1,10 @@
-// `rnm`: the four programs in one binary. It runs the program named by the name it was started
-// as (the image links Gateway, CharacterService, UniversityService and rnmctl to it), or by its
+// `rnm`: the five programs in one binary. It runs the program named by the name it was started
+// as (the image links Gateway, CharacterService, UniversityService, HTTPGateway and rnmctl to it), or by its
 // first argument (`rnm rnmctl status`). One binary carries one copy of the Swift runtime,
-// Foundation and ICU instead of four, which is most of the image's size.
+// Foundation and ICU instead of five, which is most of the image's size.
 import CharacterService
 import Gateway
+import HTTPGateway
 import rnmctl
 import ServiceRuntime
 import UniversityService
@@ -17,6 +18,7 @@ let programs: [String: @Sendable ([String]) async -> Void] = [
     "CharacterService": { await CharacterServiceCommand.main(arguments: $0) },
     "UniversityService": { await UniversityServiceCommand.main(arguments: $0) },
     "rnmctl": { await RnmCtl.main(arguments: $0) },
+    "HTTPGateway": { await HTTPGatewayCommand.main(arguments: $0) },
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())

@@ -64,39 +64,75 @@ public final class RickAndMortyFixtures: Sendable {
         return try? Data(contentsOf: url)
     }
 
-    /// Answers like the API: lists with filters and pages of 20, one id, many ids, avatars.
+    /// Answers like the API (afuh/rick-and-morty-api: `routes/`, `handlers/operations.js`,
+    /// `routes/middlewares.js`): the root, lists with filters and pages of 20, one id, many ids
+    /// (`1,2` or `[1,2]`, in id order as its database returns them), avatars, and its errors.
+    /// Paths match case-insensitively and with a trailing slash, as Express matches them.
     @Sendable public func route(_ request: UpstreamRequest) -> UpstreamResponse {
         if let answer = override?(request) { return answer }
         var parts = request.path.split(separator: "/").map(String.init)
-        if parts.first == "api" { parts.removeFirst() }
-        guard let kind = parts.first, ["character", "location", "episode"].contains(kind) else { return notFound("There is nothing here") }
-        if parts.count == 3, kind == "character", parts[1] == "avatar" {
-            let id = Int(parts[2].replacingOccurrences(of: ".jpeg", with: "")) ?? 0
-            guard let bytes = Self.servedAvatar(id) else { return notFound("There is nothing here") }
+        guard parts.first?.lowercased() == "api" else { return notFound("There is nothing here.") }
+        parts.removeFirst()
+        if parts.isEmpty {
+            let base = linkBase
+            return json(["characters": "\(base)/character", "locations": "\(base)/location", "episodes": "\(base)/episode"])
+        }
+        let kind = parts[0].lowercased()
+        guard ["character", "location", "episode"].contains(kind), parts.count <= 3 else { return notFound("There is nothing here.") }
+        if kind == "character", parts.count >= 2, parts[1].lowercased() == "avatar" {
+            guard parts.count == 3 else { return notFound("There is nothing here") }
+            // Served as static files: a file that is not there is the server's general 404.
+            guard parts[2].hasSuffix(".jpeg"), let id = Int(parts[2].dropLast(5)), let bytes = Self.servedAvatar(id) else {
+                return notFound("There is nothing here.")
+            }
             return UpstreamResponse(status: 200, contentType: "image/jpeg", body: Array(bytes))
         }
-        if parts.count == 2 {
-            let ids = parts[1].split(separator: ",").compactMap { Int($0) }
-            let all = Self.records(kind)
-            if !parts[1].contains(",") {
-                guard let id = ids.first, let record = all.first(where: { $0["id"] as? Int == id }) else {
-                    return notFound("\(kind.capitalized) not found")
-                }
-                return json(record)
-            }
-            // Many ids: no particular order (here: reversed), duplicates collapsed, missing left out.
-            let wanted = Set(ids)
-            return json(Array(all.filter { wanted.contains($0["id"] as? Int ?? 0) }.reversed()))
-        }
-        return list(kind, query: request.query)
+        guard parts.count <= 2 else { return notFound("There is nothing here.") }
+        if parts.count == 2 { return byID(kind, parts[1]) }
+        return list(kind, path: String(request.path.dropFirst(4)), request: request)
     }
 
-    private func list(_ kind: String, query: [String: String]) -> UpstreamResponse {
-        let page = Int(query["page"] ?? "1") ?? 1
-        let filterNames = ["name", "status", "species", "type", "gender", "dimension", "episode"]
+    /// `validateArrayParams`, then `queryById`.
+    private func byID(_ kind: String, _ segment: String) -> UpstreamResponse {
+        let all = Self.records(kind)
+        var ids: [Int]?
+        if segment.range(of: #"\[.+\]$"#, options: .regularExpression) != nil {
+            guard let parsed = try? JSONSerialization.jsonObject(with: Data(segment.utf8)) as? [Any] else {
+                return error(500, "Bad... bad array :/")
+            }
+            ids = parsed.compactMap { ($0 as? NSNumber)?.intValue }
+        } else if segment.contains(","), !segment.contains("["), !segment.contains("]"), segment.count > 1 {
+            ids = segment.split(separator: ",", omittingEmptySubsequences: false).compactMap { part in
+                let text = part.trimmingCharacters(in: .whitespaces)
+                return text.isEmpty ? 0 : Int(text)
+            }
+        } else if segment.contains("[") || segment.contains("]") {
+            return error(500, "Bad... bad array :/")
+        }
+        if let ids {
+            let wanted = Set(ids)
+            return json(all.filter { wanted.contains($0["id"] as? Int ?? 0) })
+        }
+        guard let id = Int(segment.trimmingCharacters(in: .whitespaces)) else { return error(500, "Hey! you must provide an id") }
+        guard let record = all.first(where: { $0["id"] as? Int == id }) else { return notFound("\(kind.capitalized) not found") }
+        return json(record)
+    }
+
+    /// `getAll` and `generatePageUrls`: `page` a number above 0 or else 1, filters trimmed,
+    /// `next`/`prev` repeating the path as asked and the filters as given.
+    private func list(_ kind: String, path: String, request: UpstreamRequest) -> UpstreamResponse {
+        let query = request.query
+        let pageText = (query["page"] ?? "").trimmingCharacters(in: .whitespaces)
+        let page = Double(pageText).map { $0 >= 1 && $0 < 1e9 ? Int($0) : 1 } ?? 1
+        let allowed = ["character": ["name", "status", "species", "type", "gender"], "location": ["name", "type", "dimension"],
+                       "episode": ["name", "episode"]][kind]!
+        func filter(_ name: String) -> String? {
+            guard let value = query[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            return value
+        }
         let matching = Self.records(kind).filter { record in
-            filterNames.allSatisfy { name in
-                guard let wanted = query[name]?.lowercased(), !wanted.isEmpty else { return true }
+            allowed.allSatisfy { name in
+                guard let wanted = filter(name)?.lowercased() else { return true }
                 let value = (record[name] as? String ?? "").lowercased()
                 // The real server (models/Character.js): a value beginning with "male" matches
                 // from the start of the field only.
@@ -104,17 +140,22 @@ public final class RickAndMortyFixtures: Sendable {
             }
         }
         let pages = (matching.count + 19) / 20
-        guard page >= 1, page <= pages else {
+        guard page <= pages else {
             return emptyStyle == .notFound ? notFound("There is nothing here") : json(["info": NSNull(), "results": []] as [String: Any])
         }
         let slice = Array(matching[((page - 1) * 20)..<min(page * 20, matching.count)])
+        let repeated = request.queryKeys.compactMap { key in allowed.contains(key) ? filter(key).map { "&\(key)=\($0)" } : nil }.joined()
         let base = linkBase
         let info: [String: Any] = [
             "count": matching.count, "pages": pages,
-            "next": page < pages ? "\(base)/\(kind)?page=\(page + 1)" as Any : NSNull(),
-            "prev": page > 1 ? "\(base)/\(kind)?page=\(page - 1)" as Any : NSNull(),
+            "next": page < pages ? "\(base)\(path)?page=\(page + 1)\(repeated)" as Any : NSNull(),
+            "prev": page > 1 ? "\(base)\(path)?page=\(page - 1)\(repeated)" as Any : NSNull(),
         ]
         return json(["info": info, "results": slice] as [String: Any])
+    }
+
+    private func error(_ status: Int, _ message: String) -> UpstreamResponse {
+        UpstreamResponse(status: status, body: Array(#"{"error":"\#(message)"}"#.utf8))
     }
 
     private func notFound(_ message: String) -> UpstreamResponse {

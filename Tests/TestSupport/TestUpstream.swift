@@ -11,6 +11,8 @@ public struct UpstreamRequest: Sendable, Equatable {
     public var path: String
     /// The query, percent-decoded (`+` as space).
     public var query: [String: String]
+    /// The query's keys in the order they came (each once).
+    public var queryKeys: [String] = []
     /// The raw request target as sent.
     public var target: String
     /// The Host header.
@@ -231,15 +233,18 @@ private final class UpstreamHandler: ChannelInboundHandler {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0]).removingPercentEncoding ?? String(parts[0])
         var query: [String: String] = [:]
+        var keys: [String] = []
         if parts.count > 1 {
             for pair in parts[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 func decode(_ text: Substring) -> String {
                     String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
                 }
-                query[decode(kv[0])] = kv.count > 1 ? decode(kv[1]) : ""
+                let key = decode(kv[0])
+                if query[key] == nil { keys.append(key) }
+                query[key] = kv.count > 1 ? decode(kv[1]) : ""
             }
         }
-        return UpstreamRequest(path: path, query: query, target: target, host: head.headers["Host"].first ?? "")
+        return UpstreamRequest(path: path, query: query, queryKeys: keys, target: target, host: head.headers["Host"].first ?? "")
     }
 }

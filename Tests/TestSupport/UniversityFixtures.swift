@@ -24,15 +24,21 @@ public enum UniversityFixtures {
         guard request.path == "/search" else {
             return UpstreamResponse(status: 404, contentType: "text/html", body: Array("<html><body>Not Found</body></html>".utf8))
         }
-        if request.query["country"] == nil, request.query["name"] == nil {
+        let country = request.query["country"].flatMap { $0.isEmpty ? nil : $0 }
+        let name = request.query["name"].flatMap { $0.isEmpty ? nil : $0.lowercased() }
+        if country == nil, name == nil {
             return .json(worldData)  // the whole world list, as the real server answers `/search`
         }
-        let country = request.query["country"] ?? ""
-        if country.lowercased() == "united arab emirates" {
+        if country?.lowercased() == "united arab emirates", name == nil {
             return .json(unitedArabEmirates)
         }
-        let body = try! JSONSerialization.data(withJSONObject: records(country: country))
-        return .json(body)
+        // The real server: the country matched whole and case-insensitively, the name as a
+        // case-insensitive part.
+        var found = country.map { records(country: $0) } ?? world
+        if let name {
+            found = found.filter { ($0["name"] as? String)?.lowercased().contains(name) ?? false }
+        }
+        return .json(try! JSONSerialization.data(withJSONObject: found))
     }
 
     static func load(_ name: String) -> Data {

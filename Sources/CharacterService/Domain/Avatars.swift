@@ -23,6 +23,8 @@ struct Avatars: Sendable {
             }
             return (image, Freshness(source: .upstream, fetchedAt: image.fetchedAt.rfc3339))
         } catch let error as UpstreamError {
+            // No such character in a complete mirror: no avatar either.
+            if try await catalog.beyondMirror(.character, ids: [id]) == [id] { throw CharacterError.noAvatar(id: id) }
             throw CharacterError.upstreamUnavailable(what: "the avatar of character \(id)", error)
         }
     }

@@ -137,7 +137,13 @@ struct CharacterCatalog: Sendable {
     /// Those of `ids` past the end of a fresh complete mirror (which holds every id up to its
     /// count): records that do not exist, known without asking the upstream.
     private func beyondFreshMirror(_ resource: Resource, ids: [Int]) async throws -> [Int] {
-        guard !ids.isEmpty, let mirror = try await database.mirror(), isFresh(mirror.completedAt) else { return [] }
+        try await beyondMirror(resource, ids: ids, freshOnly: true)
+    }
+
+    /// Those of `ids` past the end of a complete mirror, fresh or not: when the upstream cannot
+    /// be asked, the mirror is the best knowledge there is, and it says they did not exist.
+    func beyondMirror(_ resource: Resource, ids: [Int], freshOnly: Bool = false) async throws -> [Int] {
+        guard !ids.isEmpty, let mirror = try await database.mirror(), !freshOnly || isFresh(mirror.completedAt) else { return [] }
         let count = mirror.counts[resource] ?? 0
         return ids.filter { $0 > count }
     }
@@ -187,7 +193,10 @@ struct CharacterCatalog: Sendable {
             return RecordAnswer(record: StoredRecord(json: record.json, related: record.related, fetchedAt: now),
                                 freshness: Freshness(source: .upstream, fetchedAt: now.rfc3339))
         } catch let error as UpstreamError {
-            guard let cached else { throw CharacterError.upstreamUnavailable(what: "\(resource.rawValue) \(id)", error) }
+            guard let cached else {
+                if try await beyondMirror(resource, ids: [id]) == [id] { throw CharacterError.notFound(resource, id: id) }
+                throw CharacterError.upstreamUnavailable(what: "\(resource.rawValue) \(id)", error)
+            }
             return RecordAnswer(record: cached, freshness: Freshness(source: .cache, stale: true, fetchedAt: cached.fetchedAt.rfc3339,
                                                                      upstreamError: error.description))
         }
@@ -212,10 +221,12 @@ struct CharacterCatalog: Sendable {
             }
             return (found, Freshness(source: .upstream, fetchedAt: now.rfc3339), [])
         } catch let error as UpstreamError {
-            guard !found.isEmpty || ids.isEmpty else {
+            // Past a complete mirror, ids did not exist when it was made: missing, not unchecked.
+            let knownAbsent = Set(try await beyondMirror(resource, ids: needed.filter { found[$0] == nil }))
+            guard !found.isEmpty || ids.isEmpty || knownAbsent.count == needed.count else {
                 throw CharacterError.upstreamUnavailable(what: "\(resource.plural) \(needed.map(String.init).joined(separator: ","))", error)
             }
-            let unchecked = Set(needed.filter { found[$0] == nil })
+            let unchecked = Set(needed.filter { found[$0] == nil && !knownAbsent.contains($0) })
             return (found, Freshness(source: .cache, stale: true, fetchedAt: (oldest ?? Date()).rfc3339, upstreamError: error.description),
                     unchecked)
         }

@@ -44,17 +44,13 @@ enum CharacterRoutes {
             return writer.finish()
         }
         router.registerEncoded(RPCMethods.charactersGetMany) { params, _ in
-            let ids = try validate.ids(params.ids)
-            let found = try await catalog.records(.character, ids: ids)
-            var writer = JSONObjectWriter()
-            writer.array("items", ids.compactMap { found.records[$0]?.json })
-            // Missing: the upstream said they do not exist. Unchecked: not cached, and the
-            // upstream could not be asked.
-            let absent = ids.filter { found.records[$0] == nil }
-            writer.raw("missingIds", idList(absent.filter { !found.unchecked.contains($0) }))
-            writer.raw("uncheckedIds", idList(absent.filter { found.unchecked.contains($0) }))
-            writer.freshness(found.freshness)
-            return writer.finish()
+            try await batch(.character, ids: try validate.ids(params.ids), catalog: catalog)
+        }
+        router.registerEncoded(RPCMethods.locationsGetMany) { params, _ in
+            try await batch(.location, ids: try validate.ids(params.ids), catalog: catalog)
+        }
+        router.registerEncoded(RPCMethods.episodesGetMany) { params, _ in
+            try await batch(.episode, ids: try validate.ids(params.ids), catalog: catalog)
         }
         router.registerEncoded(RPCMethods.locationsGet) { params, _ in
             try await detail(.location, id: try validate.id(params.id), key: "location", linked: .character, linkedKey: "residents", catalog: catalog)
@@ -113,6 +109,20 @@ enum CharacterRoutes {
         writer.integer("count", answer.count)
         writer.array("items", answer.items)
         writer.freshness(answer.freshness)
+        return writer.finish()
+    }
+
+    /// `{items, missingIds, uncheckedIds, ...freshness}` for `*.getMany`: records in the order
+    /// asked. Missing: the upstream said they do not exist. Unchecked: not cached, and the
+    /// upstream could not be asked.
+    private static func batch(_ resource: Resource, ids: [Int], catalog: CharacterCatalog) async throws -> ByteBuffer {
+        let found = try await catalog.records(resource, ids: ids)
+        var writer = JSONObjectWriter()
+        writer.array("items", ids.compactMap { found.records[$0]?.json })
+        let absent = ids.filter { found.records[$0] == nil }
+        writer.raw("missingIds", idList(absent.filter { !found.unchecked.contains($0) }))
+        writer.raw("uncheckedIds", idList(absent.filter { found.unchecked.contains($0) }))
+        writer.freshness(found.freshness)
         return writer.finish()
     }
 

@@ -7,6 +7,7 @@ import Logging
 import Messaging
 import NIOCore
 import RnmAPI
+import ServiceRuntime
 import Synchronization
 
 /// Routes each request by its method's prefix and forwards it as bytes: only `id` and

@@ -67,12 +67,16 @@ struct UniversityCatalog: Sendable {
     }
 
     /// `universities.list` with a `name` and no `country`: a search across every country of the
-    /// world mirror (nil when there is none: the default country answers instead).
+    /// world mirror (nil when there is none: the default country answers instead). The mirror
+    /// is all there is to search; while the upstream is failing, the answer says so (stale), as
+    /// any answer from the cache does then.
     func searchEverywhere(name: String) async throws -> (answer: ListAnswer, total: Int)? {
         guard let mirror = try await database.worldMirror() else { return nil }
         let found = try await database.search(name: name, limit: Self.searchLimit)
-        return (ListAnswer(country: allCountries, items: found.items,
-                           freshness: Freshness(source: .cache, fetchedAt: mirror.completedAt.rfc3339)), found.total)
+        let upstream = health.snapshot
+        let freshness = Freshness(source: .cache, stale: upstream.failing, fetchedAt: mirror.completedAt.rfc3339,
+                                  upstreamError: upstream.failing ? upstream.lastError : nil)
+        return (ListAnswer(country: allCountries, items: found.items, freshness: freshness), found.total)
     }
 
     /// Universities a search across countries answers with at most (one reply must fit a frame).

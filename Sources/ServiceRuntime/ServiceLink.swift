@@ -5,12 +5,13 @@ import RnmAPI
 import ServiceLifecycle
 import Synchronization
 
-/// The Gateway's persistent, multiplexed connection to one service.
+/// A persistent, multiplexed connection to one rnm process: the Gateway's to each service,
+/// the HTTPGateway's to the Gateway.
 ///
 /// It connects lazily, on the first request. While the service is away, requests fail at once
 /// with -32003 and a background loop reconnects with capped exponential backoff and jitter, so
 /// a restarted service is served again within a second of being up.
-final class ServiceLink: Service, Sendable {
+public final class ServiceLink: Service, Sendable {
     /// Where the link is. Every transition happens under one lock.
     private enum State {
         /// Not connected yet: the next request connects.
@@ -25,15 +26,15 @@ final class ServiceLink: Service, Sendable {
         case stopped
     }
 
-    let service: ServiceName
-    let socketPath: String
+    public let service: ServiceName
+    public let socketPath: String
     private let maxFrameBytes: Int
     private let logger: Logger
     private let state = Mutex(State.idle)
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    init(service: ServiceName, socketPath: String, maxFrameBytes: Int, logger: Logger) {
+    public init(service: ServiceName, socketPath: String, maxFrameBytes: Int, logger: Logger) {
         self.service = service
         self.socketPath = socketPath
         self.maxFrameBytes = maxFrameBytes
@@ -45,7 +46,7 @@ final class ServiceLink: Service, Sendable {
 
     /// The connection, made now if there is none yet.
     /// - Throws: -32003 naming the service, at once, when it cannot be reached.
-    func client() async throws -> RPCClient {
+    public func client() async throws -> RPCClient {
         enum Next { case use(RPCClient), wait(Task<RPCClient, any Error>), fail(String) }
         let next = state.withLock { state -> Next in
             switch state {
@@ -129,7 +130,7 @@ final class ServiceLink: Service, Sendable {
     }
 
     /// Reconnects in the background whenever the connection is lost.
-    func run() async throws {
+    public func run() async throws {
         await withGracefulShutdownHandler {
             for await _ in wakeups.cancelOnGracefulShutdown() {
                 var backoff = Backoff()

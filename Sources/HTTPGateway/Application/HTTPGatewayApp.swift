@@ -1,0 +1,63 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import Messaging
+import NIOCore
+import RnmAPI
+import ServiceLifecycle
+import ServiceRuntime
+
+/// Everything the HTTPGateway needs to start.
+struct HTTPGatewayConfiguration: Sendable {
+    /// Where to listen; port 0 picks a free one (tests).
+    var host: String = "127.0.0.1"
+    var port: Int = 8080
+    /// `RNM_PUBLIC_URL`, without a trailing slash.
+    var publicURL: String = Defaults.publicURL
+    var gatewaySocketPath: String
+    /// Deadline of one call to the Gateway.
+    var requestTimeout: Duration = .milliseconds(15000)
+    var maxURLBytes: Int = Defaults.httpMaxURLBytes
+    var maxHeaderBytes: Int = Defaults.httpMaxHeaderBytes
+    var idleTimeout: Duration = .milliseconds(Defaults.httpIdleTimeoutMilliseconds)
+    var maxFrameBytes: Int = Defaults.maxFrameBytes
+
+    /// `host:port` as `RNM_HTTP_ADDRESS` gives it.
+    static func parseAddress(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        let host = String(text[..<colon])
+        return host.isEmpty ? nil : (host, port)
+    }
+}
+
+/// Builds the HTTPGateway from its configuration; tests call this with test settings.
+enum HTTPGatewayApp {
+    /// The link to the Gateway, then the HTTP server (shut down in reverse: the server first).
+    /// `onListening` gets the port the server is bound to.
+    static func build(configuration: HTTPGatewayConfiguration, logger: Logger,
+                      onListening: (@Sendable (Int) async -> Void)? = nil) -> [any Service] {
+        let gateway = ServiceLink(service: .gateway, socketPath: configuration.gatewaySocketPath,
+                                  maxFrameBytes: configuration.maxFrameBytes, logger: logger)
+        let base = configuration.publicURL.hasSuffix("/") ? String(configuration.publicURL.dropLast()) : configuration.publicURL
+        let endpoints = RickAndMortyEndpoints(gateway: gateway, shapes: PublicShapes(apiBase: base + "/api"),
+                                              timeout: configuration.requestTimeout)
+        let universities = UniversitySearch(gateway: gateway, timeout: configuration.requestTimeout)
+        let router = PublicAPIRoutes.router(endpoints: endpoints, universities: universities, maxURLBytes: configuration.maxURLBytes)
+        let seconds = configuration.idleTimeout.components.seconds
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .milliseconds(seconds * 1000 + configuration.idleTimeout.components.attoseconds / 1_000_000_000_000_000),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
+        )
+        let application = Application(
+            router: router,
+            server: .http1(configuration: http1),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")", "publicURL": "\(base)"])
+                await onListening?(channel.localAddress?.port ?? configuration.port)
+            },
+            logger: logger
+        )
+        return [gateway, application]
+    }
+}

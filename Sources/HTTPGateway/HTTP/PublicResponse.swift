@@ -1,0 +1,91 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import HTTPTypes
+import Hummingbird
+import Messaging
+import NIOCore
+import RnmAPI
+
+/// Every response the HTTPGateway sends: JSON bodies as the public APIs send them, errors as
+/// `{"error": "…"}`, and where a body came from in standard headers (RFC 9211 `Cache-Status`,
+/// `Age`).
+enum PublicResponse {
+    static let cacheStatus = HTTPField.Name("Cache-Status")!
+
+    /// A JSON body with the headers of `freshness`.
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, freshness: Freshness? = nil) -> Response {
+        body(value.bytes, contentType: "application/json; charset=utf-8", status: status, freshness: freshness)
+    }
+
+    /// Bytes with their content type and the headers of `freshness`.
+    static func body(_ bytes: ByteBuffer, contentType: String, status: HTTPResponse.Status = .ok, freshness: Freshness? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: contentType]
+        if let freshness { headers.append(contentsOf: freshnessHeaders(freshness)) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// `{"error": message}`, as the Rick and Morty API words its errors.
+    static func error(_ message: String, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+        var response = json(.object([("error", .string(message))]), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+
+    /// A failure of rnm itself, mapped to HTTP in this one place: a process away or overloaded
+    /// → 503 with `Retry-After`; the upstream down with nothing cached → 502; too slow → 504;
+    /// a parameter rnm refuses → 400.
+    static func failure(_ error: any Error) -> Response {
+        guard let error = error as? RPCError else {
+            return self.error("internal error: \(error)", status: .internalServerError)
+        }
+        switch error.code {
+        case .serviceUnavailable, .overloaded:
+            return self.error(error.message, status: .serviceUnavailable, headers: [.retryAfter: "1"])
+        case .upstreamUnavailable:
+            return self.error(error.message, status: .badGateway)
+        case .timeout:
+            return self.error(error.message, status: .gatewayTimeout)
+        case .invalidParams:
+            return self.error(error.message, status: .badRequest)
+        case .notFound:
+            return self.error(error.message, status: .notFound)
+        default:
+            return self.error(error.message, status: .internalServerError)
+        }
+    }
+
+    /// `Cache-Status: rnm; hit` for a fresh cached answer, `rnm; fwd=miss; stored` for one just
+    /// fetched, `rnm; fwd=stale; detail="…"` when the upstream failed and the cache answered;
+    /// `Age` in seconds since it was fetched.
+    static func freshnessHeaders(_ freshness: Freshness, now: Date = Date()) -> HTTPFields {
+        var headers = HTTPFields()
+        switch (freshness.source, freshness.stale) {
+        case (.upstream, _):
+            headers[cacheStatus] = "rnm; fwd=miss; stored"
+        case (.cache, false):
+            headers[cacheStatus] = "rnm; hit"
+        case (.cache, true):
+            headers[cacheStatus] = "rnm; fwd=stale; detail=\(quotedParameter(freshness.upstreamError ?? "the upstream failed"))"
+        }
+        if let fetched = try? Date(freshness.fetchedAt, strategy: Date.ISO8601FormatStyle(timeZone: .gmt)) {
+            headers[.age] = String(max(0, Int(now.timeIntervalSince(fetched))))
+        }
+        return headers
+    }
+
+    /// A structured-field string (RFC 8941): printable ASCII, quotes and backslashes escaped.
+    static func quotedParameter(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars.prefix(200) {
+            switch scalar {
+            case "\"", "\\": quoted += "\\\(scalar)"
+            case " "..."~": quoted.unicodeScalars.append(scalar)
+            default: quoted += "?"
+            }
+        }
+        return quoted + "\""
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import RnmAPI
+import ServiceRuntime
+
+/// `HTTPGateway`: the public APIs' REST shapes over HTTP, answered through the Gateway.
+public struct HTTPGatewayCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "HTTPGateway",
+        abstract: "Serves the Rick and Morty and Hipo universities REST APIs over HTTP from rnm's caches, through the Gateway."
+    )
+
+    @Option(help: "host:port to listen on (env RNM_HTTP_ADDRESS, default \(Defaults.httpAddress)).")
+    var address: String?
+
+    @Option(name: .customLong("public-url"), help: "Base URL written into every link (env RNM_PUBLIC_URL, default \(Defaults.publicURL)).")
+    var publicURL: String?
+
+    @Option(name: .customLong("gateway-socket"), help: "The Gateway's socket (env RNM_GATEWAY_SOCKET).")
+    var gatewaySocket: String?
+
+    @Option(name: .customLong("request-timeout-ms"), help: "Deadline of one call to the Gateway (env RNM_REQUEST_TIMEOUT_MS, default 15000).")
+    var requestTimeout: Int?
+
+    @OptionGroup var common: CommonOptions
+
+    public init() {}
+
+    public func run() async throws {
+        let logger = try common.makeLogger(label: "rnm.http")
+        let addressText = Setting.httpAddress.resolve(address, default: Defaults.httpAddress)
+        guard let (host, port) = HTTPGatewayConfiguration.parseAddress(addressText) else {
+            throw ValidationError("RNM_HTTP_ADDRESS / --address must be host:port, got \"\(addressText)\"")
+        }
+        let configuration = HTTPGatewayConfiguration(
+            host: host, port: port,
+            publicURL: Setting.publicURL.resolve(publicURL, default: Defaults.publicURL),
+            gatewaySocketPath: Setting.gatewaySocket.resolve(gatewaySocket, default: DefaultPaths.socket(for: .gateway)),
+            requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000)),
+            maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(nil, default: Defaults.httpMaxURLBytes, range: 64...1_048_576),
+            maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(nil, default: Defaults.httpMaxHeaderBytes, range: 1024...1_048_576),
+            idleTimeout: .milliseconds(try Setting.httpIdleTimeoutMilliseconds.resolveInteger(nil, default: Defaults.httpIdleTimeoutMilliseconds, range: 100...3_600_000)),
+            maxFrameBytes: try common.resolvedMaxFrameBytes()
+        )
+        try await ServiceRunner.run(HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger)
+    }
+}

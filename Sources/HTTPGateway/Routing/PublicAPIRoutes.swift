@@ -1,0 +1,34 @@
+import Hummingbird
+
+/// The HTTPGateway's route table: the Rick and Morty API's paths under `/api`, and Hipo's
+/// `/search`. Paths match case-insensitively, with or without a trailing slash, as Express
+/// matches them; HEAD is answered wherever GET is.
+enum PublicAPIRoutes {
+    static func router(endpoints: RickAndMortyEndpoints, universities: UniversitySearch, maxURLBytes: Int) -> Router<BasicRequestContext> {
+        let router = Router(options: [.autoGenerateHeadEndpoints, .caseInsensitive])
+        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes))
+
+        router.get("api") { _, _ in endpoints.root() }
+        for kind in PublicResource.allCases {
+            router.get("api/\(kind.rawValue)") { request, _ in
+                // `next`/`prev` repeat the path as asked, trailing slash included.
+                let path = String(request.uri.path.dropFirst("/api".count))
+                return await endpoints.list(kind, path: path, query: PublicQuery(request.uri.query))
+            }
+            router.get("api/\(kind.rawValue)/:id") { _, context in
+                await endpoints.byID(kind, segment: PublicQuery.decode(context.parameters.get("id") ?? "", plusAsSpace: false))
+            }
+        }
+        router.get("api/character/avatar") { _, _ in
+            PublicResponse.error(RickAndMortyEndpoints.nothingHere, status: .notFound)
+        }
+        router.get("api/character/avatar/:file") { _, context in
+            await endpoints.avatar(file: context.parameters.get("file") ?? "")
+        }
+        router.get("search") { request, _ in
+            await universities.search(PublicQuery(request.uri.query))
+        }
+        return router
+    }
+}

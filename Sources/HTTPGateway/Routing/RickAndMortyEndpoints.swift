@@ -1,0 +1,160 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Hummingbird
+import Messaging
+import NIOCore
+import RnmAPI
+import ServiceRuntime
+
+/// `/api`, `/api/{character,location,episode}[/:id]` and the avatars, answered as the Rick and
+/// Morty API answers them (afuh/rick-and-morty-api: `routes/`, `handlers/`, `utils/helpers.js`),
+/// from the Gateway.
+struct RickAndMortyEndpoints: Sendable {
+    let gateway: ServiceLink
+    let shapes: PublicShapes
+    let timeout: Duration
+
+    static let nothingHere = "There is nothing here"
+    /// The Express server's own 404 for an unknown path (with the period it has there).
+    static let unknownPath = "There is nothing here."
+    /// The API's limit of ids per `getMany` call; longer lists are asked in parts.
+    static let idsPerCall = 100
+
+    /// `GET /api`.
+    func root() -> Response {
+        PublicResponse.json(.object([
+            ("characters", .string("\(shapes.apiBase)/character")),
+            ("locations", .string("\(shapes.apiBase)/location")),
+            ("episodes", .string("\(shapes.apiBase)/episode")),
+        ]))
+    }
+
+    /// `GET /api/<kind>[/]?page=…&filters…`: a page of 20, `next`/`prev` repeating the path and
+    /// the filters; a page past the end or no match is 404.
+    func list(_ kind: PublicResource, path: String, query: PublicQuery) async -> Response {
+        let page = query.page
+        do {
+            let answer: (count: Int, pages: Int, results: [JSONValue], freshness: Freshness)
+            switch kind {
+            case .character:
+                // The API matches status and gender as patterns; rnm knows their values, and a
+                // value outside them matches nothing, as it would there.
+                if let status = query.filter("status"), !CharacterListParams.statuses.contains(status.lowercased()) { return notFoundPage() }
+                if let gender = query.filter("gender"), !CharacterListParams.genders.contains(gender.lowercased()) { return notFoundPage() }
+                let params = CharacterListParams(page: page, name: query.filter("name"), status: query.filter("status"),
+                                                 species: query.filter("species"), type: query.filter("type"), gender: query.filter("gender"))
+                let result = try await call(RPCMethods.charactersList, params)
+                answer = (result.count, result.pages, result.items.map(shapes.character), result.freshness)
+            case .location:
+                let params = LocationListParams(page: page, name: query.filter("name"), type: query.filter("type"), dimension: query.filter("dimension"))
+                let result = try await call(RPCMethods.locationsList, params)
+                answer = (result.count, result.pages, result.items.map(shapes.location), result.freshness)
+            case .episode:
+                let params = EpisodeListParams(page: page, name: query.filter("name"), episode: query.filter("episode"))
+                let result = try await call(RPCMethods.episodesList, params)
+                answer = (result.count, result.pages, result.items.map(shapes.episode), result.freshness)
+            }
+            guard page <= answer.pages else { return notFoundPage(answer.freshness) }
+            let filters = query.repeated(kind.filters)
+            let link = { (page: Int) in "\(shapes.apiBase)\(path)?page=\(page)\(filters)" }
+            return PublicResponse.json(shapes.page(count: answer.count, pages: answer.pages,
+                                                   next: page >= answer.pages ? nil : link(page + 1),
+                                                   prev: page < 2 ? nil : link(page - 1),
+                                                   results: answer.results),
+                                       freshness: answer.freshness)
+        } catch {
+            return PublicResponse.failure(error)
+        }
+    }
+
+    /// `GET /api/<kind>/<id>`: one record (or 404), or a JSON array of the records of a list of
+    /// ids, in id order without repeats, as the API's database returns them.
+    func byID(_ kind: PublicResource, segment: String) async -> Response {
+        let wanted: [Int]
+        let single: Bool
+        switch IDSegment(segment) {
+        case .badArray: return PublicResponse.error(IDSegment.badArrayMessage, status: .internalServerError)
+        case .badID: return PublicResponse.error(IDSegment.badIDMessage, status: .internalServerError)
+        case .one(let id): (wanted, single) = ([id], true)
+        case .many(let ids): (wanted, single) = (ids, false)
+        }
+        // Ids outside the API's range exist nowhere: no need to ask.
+        let ids = Array(Set(wanted.filter { (1...Int(Int32.max)).contains($0) })).sorted()
+        do {
+            var records: [JSONValue] = []
+            var freshness: Freshness?
+            var start = 0
+            while start < ids.count {
+                let part = Array(ids[start..<min(start + Self.idsPerCall, ids.count)])
+                start += part.count
+                let (found, partFreshness, unchecked) = try await batch(kind, part)
+                guard unchecked.isEmpty else {
+                    return PublicResponse.error("cannot fetch \(kind.rawValue) \(unchecked.map(String.init).joined(separator: ",")) and it is not cached: the upstream is unavailable",
+                                                status: .badGateway)
+                }
+                records += found
+                freshness = freshness.map { Self.older($0, partFreshness) } ?? partFreshness
+            }
+            if single {
+                guard let record = records.first else { return PublicResponse.error(kind.notFoundMessage, status: .notFound) }
+                return PublicResponse.json(record, freshness: freshness)
+            }
+            return PublicResponse.json(.array(records), freshness: freshness)
+        } catch {
+            return PublicResponse.failure(error)
+        }
+    }
+
+    /// `GET /api/character/avatar/<id>.jpeg`: the avatar's bytes with their own type.
+    func avatar(file: String) async -> Response {
+        guard file.hasSuffix(".jpeg"), let id = Int(file.dropLast(".jpeg".count)), (1...Int(Int32.max)).contains(id) else {
+            return PublicResponse.error(Self.unknownPath, status: .notFound)
+        }
+        do {
+            let image = try await call(RPCMethods.charactersImage, IDParams(id: id))
+            guard let bytes = Data(base64Encoded: image.bytes) else {
+                return PublicResponse.error("the avatar of character \(id) came back damaged", status: .badGateway)
+            }
+            return PublicResponse.body(ByteBuffer(bytes: bytes), contentType: image.contentType, freshness: image.freshness)
+        } catch let error as RPCError where error.code == .notFound {
+            return PublicResponse.error(Self.unknownPath, status: .notFound)
+        } catch {
+            return PublicResponse.failure(error)
+        }
+    }
+
+    // MARK: - Calls
+
+    private func call<P, R>(_ method: RPCMethod<P, R>, _ params: P) async throws -> R {
+        try await gateway.client().call(method, params, timeout: timeout)
+    }
+
+    private func batch(_ kind: PublicResource, _ ids: [Int]) async throws -> ([JSONValue], Freshness, [Int]) {
+        switch kind {
+        case .character:
+            let found = try await call(RPCMethods.charactersGetMany, IDsParams(ids: ids))
+            return (found.items.map(shapes.character), found.freshness, found.uncheckedIds)
+        case .location:
+            let found = try await call(RPCMethods.locationsGetMany, IDsParams(ids: ids))
+            return (found.items.map(shapes.location), found.freshness, found.uncheckedIds)
+        case .episode:
+            let found = try await call(RPCMethods.episodesGetMany, IDsParams(ids: ids))
+            return (found.items.map(shapes.episode), found.freshness, found.uncheckedIds)
+        }
+    }
+
+    private func notFoundPage(_ freshness: Freshness? = nil) -> Response {
+        var response = PublicResponse.error(Self.nothingHere, status: .notFound)
+        if let freshness { response.headers.append(contentsOf: PublicResponse.freshnessHeaders(freshness)) }
+        return response
+    }
+
+    /// Of two parts' freshness, the one that says less: stale over fresh, the older fetch.
+    private static func older(_ a: Freshness, _ b: Freshness) -> Freshness {
+        if a.stale != b.stale { return a.stale ? a : b }
+        return a.fetchedAt <= b.fetchedAt ? a : b
+    }
+}

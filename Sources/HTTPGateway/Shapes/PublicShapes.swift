@@ -1,0 +1,104 @@
+import RnmAPI
+
+/// rnm's records in the public APIs' own shapes: the Rick and Morty API's keys in its order
+/// (afuh/rick-and-morty-api, `models/`), every URL on this server's base, and Hipo's
+/// universities with their snake-case keys.
+struct PublicShapes: Sendable {
+    /// `RNM_PUBLIC_URL` + `/api`: what every Rick and Morty URL starts with.
+    let apiBase: String
+
+    func url(_ kind: PublicResource, _ id: Int) -> String {
+        "\(apiBase)/\(kind.rawValue)/\(id)"
+    }
+
+    /// `{name, url}` of an origin or location; an unknown one has an empty URL, as upstream.
+    func place(_ place: PlaceRef) -> JSONValue {
+        .object([("name", .string(place.name)), ("url", .string(place.id.map { url(.location, $0) } ?? ""))])
+    }
+
+    func character(_ character: Character) -> JSONValue {
+        // The avatar keeps its file name; only the base moves to this server.
+        let file = character.image.split(separator: "/").last.map(String.init) ?? "\(character.id).jpeg"
+        return .object([
+            ("id", .int(character.id)),
+            ("name", .string(character.name)),
+            ("status", .string(character.status)),
+            ("species", .string(character.species)),
+            ("type", .string(character.type)),
+            ("gender", .string(character.gender)),
+            ("origin", place(character.origin)),
+            ("location", place(character.location)),
+            ("image", .string("\(apiBase)/character/avatar/\(file)")),
+            ("episode", .array(character.episodeIds.map { .string(url(.episode, $0)) })),
+            ("url", .string(url(.character, character.id))),
+            ("created", .string(character.created)),
+        ])
+    }
+
+    func location(_ location: Location) -> JSONValue {
+        .object([
+            ("id", .int(location.id)),
+            ("name", .string(location.name)),
+            ("type", .string(location.type)),
+            ("dimension", .string(location.dimension)),
+            ("residents", .array(location.residentIds.map { .string(url(.character, $0)) })),
+            ("url", .string(url(.location, location.id))),
+            ("created", .string(location.created)),
+        ])
+    }
+
+    func episode(_ episode: Episode) -> JSONValue {
+        .object([
+            ("id", .int(episode.id)),
+            ("name", .string(episode.name)),
+            ("air_date", .string(episode.airDate)),
+            ("episode", .string(episode.code)),
+            ("characters", .array(episode.characterIds.map { .string(url(.character, $0)) })),
+            ("url", .string(url(.episode, episode.id))),
+            ("created", .string(episode.created)),
+        ])
+    }
+
+    /// A page: `{"info":{"count","pages","next","prev"},"results":[…]}`.
+    func page(count: Int, pages: Int, next: String?, prev: String?, results: [JSONValue]) -> JSONValue {
+        .object([
+            ("info", .object([("count", .int(count)), ("pages", .int(pages)), ("next", .string(next)), ("prev", .string(prev))])),
+            ("results", .array(results)),
+        ])
+    }
+
+    /// A Hipo university, keys as the real server sends them (sorted, as Flask's `jsonify` does).
+    static func university(_ university: University) -> JSONValue {
+        .object([
+            ("alpha_two_code", .string(university.alphaTwoCode)),
+            ("country", .string(university.country)),
+            ("domains", .array(university.domains.map(JSONValue.string))),
+            ("name", .string(university.name)),
+            ("state-province", .string(university.stateProvince)),
+            ("web_pages", .array(university.webPages.map(JSONValue.string))),
+        ])
+    }
+}
+
+/// The three Rick and Morty resources, by their path segment.
+enum PublicResource: String, Sendable, CaseIterable {
+    case character, location, episode
+
+    /// What the API says for an unknown id of this kind.
+    var notFoundMessage: String {
+        switch self {
+        case .character: "Character not found"
+        case .location: "Location not found"
+        case .episode: "Episode not found"
+        }
+    }
+
+    /// The filters the API lets through to its queries and repeats in `next`/`prev`.
+    var filters: [String] {
+        switch self {
+        case .character: ["name", "status", "species", "type", "gender"]
+        case .location: ["name", "type", "dimension"]
+        case .episode: ["name", "episode"]
+        }
+    }
+}

@@ -1,0 +1,7 @@
+// The HTTPGateway program; its code is the HTTPGateway library (Sources/HTTPGateway).
+import HTTPGateway
+import ServiceRuntime
+
+// `main(arguments:)`, not `main()`: in top-level code the latter resolves to ArgumentParser's
+// synchronous overload, which cannot run an async command.
+await HTTPGatewayCommand.main(arguments: Array(CommandLine.arguments.dropFirst()))
