@@ -1,7 +1,8 @@
-# rnm: one image holding the four programs (Gateway, CharacterService, UniversityService, rnmctl).
-# The compose file picks the process with `command`. The four names are links to one multi-call
+# rnm: one image holding the five programs (Gateway, CharacterService, UniversityService,
+# HTTPGateway, rnmctl).
+# The compose file picks the process with `command`. The five names are links to one multi-call
 # binary, `rnm` (Sources/rnm), so the image carries one copy of the Swift runtime, Foundation and
-# ICU instead of four: see "Image size" in README.md for what each step saved.
+# ICU instead of five: see "Image size" in README.md for what each step saved.
 
 FROM swift:6.3.1-bookworm AS build
 WORKDIR /src
@@ -14,20 +15,21 @@ COPY Benchmarks ./Benchmarks
 RUN mkdir -p /out/bin /out/completions \
     && swift build -c release --static-swift-stdlib -Xlinker -s --product rnm \
     && cp "$(swift build -c release --show-bin-path)/rnm" /out/bin/ \
-    && for program in Gateway CharacterService UniversityService rnmctl; do ln -s rnm "/out/bin/$program"; done \
+    && for program in Gateway CharacterService UniversityService HTTPGateway rnmctl; do ln -s rnm "/out/bin/$program"; done \
     && /out/bin/rnmctl --generate-completion-script bash > /out/completions/rnmctl.bash \
     && /out/bin/rnmctl --generate-completion-script zsh > /out/completions/_rnmctl \
     && /out/bin/rnmctl --generate-completion-script fish > /out/completions/rnmctl.fish
 
 FROM debian:bookworm-slim
-# Runtime libraries only: libcurl (URLSession), SQLite, CA certificates for HTTPS. Logs are in UTC,
+# Runtime libraries only: libcurl (URLSession), SQLite, CA certificates for HTTPS, and curl for the
+# http service's healthcheck (the command a user types to try it). Logs are in UTC,
 # so no time zone data. apt's downloaded archives and package caches go in the same layer: the
 # debootstrap base has no docker-clean hook to remove them.
 # Versions are not pinned (DL3008): the base is pinned to bookworm, and its security updates must
 # be able to replace these packages on every rebuild.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libcurl4 libsqlite3-0 ca-certificates \
+    && apt-get install -y --no-install-recommends libcurl4 curl libsqlite3-0 ca-certificates \
     && apt-get clean \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && groupadd --system --gid 10001 rnm \
@@ -46,6 +48,8 @@ ENV RNM_GATEWAY_SOCKET=/run/rnm/gateway.sock \
     RNM_UNIVERSITIES_SOCKET=/run/rnm/universities.sock \
     RNM_CHARACTERS_DB=/var/lib/rnm/characters.sqlite \
     RNM_UNIVERSITIES_DB=/var/lib/rnm/universities.sqlite
+# The HTTPGateway's port (RNM_HTTP_ADDRESS in docker-compose.yml).
+EXPOSE 8080
 USER 10001:10001
 STOPSIGNAL SIGTERM
 CMD ["Gateway"]

@@ -93,6 +93,8 @@ let package = Package(
             name: "rnmctl",
             dependencies: [
                 "Messaging",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "RnmAPI",
                 "ServiceRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,14 +2,14 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The image's `rnm` binary: each of the four names linked to it runs that program.
+/// The image's `rnm` binary: each of the five names linked to it runs that program.
 @Suite("The multi-call binary", .cleansUp)
 struct MultiCallBinaryTests {
-    @Test("run as rnmctl, Gateway, CharacterService or UniversityService it is that program; `rnm PROGRAM` too")
+    @Test("run as rnmctl, Gateway, CharacterService, UniversityService or HTTPGateway it is that program; `rnm PROGRAM` too")
     func runsTheProgramItIsNamedAs() async throws {
         let directory = temporaryDirectory()
         let binary = ChildProcess.productsDirectory.appendingPathComponent("rnm")
-        for program in ["rnmctl", "Gateway", "CharacterService", "UniversityService"] {
+        for program in ["rnmctl", "Gateway", "CharacterService", "UniversityService", "HTTPGateway"] {
             let link = URL(fileURLWithPath: directory).appendingPathComponent(program)
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: binary)
             let linked = try await ChildProcess.run(executableAt: link, ["--help"], seconds: 20)
@@ -24,12 +24,12 @@ struct MultiCallBinaryTests {
         #expect(mistyped.status == 64 && mistyped.stderr.contains("Did you mean this?"))
     }
 
-    @Test("any other name gets a usage line that lists the four programs, exit 64")
+    @Test("any other name gets a usage line that lists the five programs, exit 64")
     func unknownProgram() async throws {
         for arguments in [[], ["Gatewy"]] {
             let output = try await ChildProcess.run("rnm", arguments, seconds: 20)
             #expect(output.status == 64)
-            #expect(output.stderr.contains("CharacterService, Gateway, UniversityService, rnmctl"), "\(output.stderr)")
+            #expect(output.stderr.contains("CharacterService, Gateway, HTTPGateway, UniversityService, rnmctl"), "\(output.stderr)")
         }
     }
 }

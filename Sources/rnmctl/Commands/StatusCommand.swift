@@ -47,6 +47,15 @@ struct StatusCommand: AsyncParsableCommand {
                     }
                 }
             }
+            if !global.json {
+                // The HTTP front is optional: shown, never a failure.
+                switch await HTTPFrontProbe.probe(timeout: min(global.deadline, .seconds(2))) {
+                case .answered(let status, let milliseconds):
+                    print("http: \(status == 200 ? "up" : "answering \(status)") at \(HTTPFrontProbe.address) (\(Self.tenths(milliseconds)) ms)")
+                case .unreachable:
+                    print("http: not running at \(HTTPFrontProbe.address) (optional: HTTPGateway serves the public REST APIs)")
+                }
+            }
             let down = health.services.filter { $0.value.status != "up" }.keys.sorted()
             if !down.isEmpty {
                 throw CLIFailure.rpc(RPCError(.serviceUnavailable, "\(down.joined(separator: " and ")) down", service: .gateway))
