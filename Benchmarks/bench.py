@@ -5,9 +5,12 @@ Starts two local test upstreams and the three release processes in a temporary f
 warms the caches, then measures: cached characters.get through the Gateway and directly
 (1 and 32 connections), a cached characters.list page, universities.get, the C reference
 relay (2 hops) at the same connection counts, `rnmctl characters show 1` as a whole process,
-each process's start-to-ready time, and each process's RSS after the run.
+each process's start-to-ready time, and each process's RSS after the run; and the HTTPGateway's
+cached `GET /api/character/1` under wrk, side by side with nginx serving the same bytes from a
+file (when `wrk` and `nginx` are installed).
 """
-import argparse, json, os, signal, socket, statistics, struct, subprocess, sys, tempfile, time
+import argparse, json, os, re, shutil, signal, socket, statistics, struct, subprocess, sys, tempfile, time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -108,6 +111,72 @@ class System:
             upstream.wait(5)
 
 
+def wrk(url, connections, seconds):
+    """Requests/s and p50/p99 latency (µs) of wrk with one thread, `connections` connections."""
+    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+                         capture_output=True, text=True, timeout=seconds * 4 + 30, check=True).stdout
+    def micros(label):
+        match = re.search(rf"^\s*{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if not match:
+            return float("nan")
+        return float(match.group(1)) * {"us": 1, "ms": 1000, "s": 1_000_000}[match.group(2)]
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    return {"perSecond": rate, "p50Us": micros("50"), "p99Us": micros("99"), "p999Us": float("nan")}
+
+
+def http_front(system, seconds):
+    """The HTTPGateway and nginx (serving the same JSON bytes from a file), each under wrk."""
+    if not (shutil.which("wrk") and shutil.which("nginx")):
+        print("(wrk or nginx not installed: HTTP figures skipped; apt-get install wrk nginx-light)", file=sys.stderr)
+        return {}, None
+    port, nginx_port = free_port(), free_port()
+    env = dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}", RNM_PUBLIC_URL=f"http://127.0.0.1:{port}")
+    http = subprocess.Popen([os.path.join(system.bin, "HTTPGateway")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/api/character/1"
+    try:
+        end = time.perf_counter() + 10
+        while True:
+            try:
+                body = urllib.request.urlopen(url, timeout=1).read()
+                break
+            except OSError:
+                if time.perf_counter() > end:
+                    raise
+                time.sleep(0.01)
+        www = os.path.join(system.dir, "www", "api", "character")
+        os.makedirs(www)
+        with open(os.path.join(www, "1"), "wb") as f:
+            f.write(body)
+        config = os.path.join(system.dir, "nginx.conf")
+        with open(config, "w") as f:
+            f.write(f"""user root; worker_processes 1; daemon off; pid {system.dir}/nginx.pid;
+error_log {system.dir}/nginx-error.log; events {{ worker_connections 1024; }}
+http {{ access_log off; server {{ listen 127.0.0.1:{nginx_port}; root {system.dir}/www;
+  location / {{ default_type application/json; }} }} }}
+""")
+        nginx = subprocess.Popen(["nginx", "-c", config, "-p", system.dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            end = time.perf_counter() + 10
+            while True:
+                try:
+                    assert urllib.request.urlopen(f"http://127.0.0.1:{nginx_port}/api/character/1", timeout=1).read() == body
+                    break
+                except OSError:
+                    if time.perf_counter() > end:
+                        raise
+                    time.sleep(0.01)
+            results = {"HTTPGateway GET /api/character/1, 32 conns (wrk)": wrk(url, 32, seconds),
+                       "nginx, same bytes from a file, 32 conns (wrk)": wrk(f"http://127.0.0.1:{nginx_port}/api/character/1", 32, seconds)}
+        finally:
+            nginx.terminate()
+            nginx.wait(5)
+        rss = rss_mb(http.pid)
+        return results, rss
+    finally:
+        http.send_signal(signal.SIGTERM)
+        http.wait(10)
+
+
 def bench(binaries, socket_path, connections, seconds, method="characters.get", params='{"id":1}'):
     out = subprocess.run([os.path.join(binaries, "rnm-bench"), "--socket", socket_path, "--connections", str(connections),
                           "--duration", str(seconds), "--method", method, "--params", params, "--json"],
@@ -173,6 +242,9 @@ def main():
             results[f"C relay 2 hops, {conns} conn{'s' if conns > 1 else ''}"] = reference(
                 args.reference, system.dir, conns, seconds, get_size)
 
+        http_results, http_rss = http_front(system, seconds)
+        results.update(http_results)
+
         walls = []
         env = dict(system.env, NO_COLOR="1")
         for _ in range(args.rnmctl_runs):
@@ -189,7 +261,8 @@ def main():
     print("| run | requests/s | p50 µs | p99 µs | p99.9 µs |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for label, r in results.items():
-        print(f"| {label} | {r['perSecond']:,.0f} | {r['p50Us']:,.0f} | {r['p99Us']:,.0f} | {r['p999Us']:,.0f} |")
+        cells = [f"{r[key]:,.0f}" if r[key] == r[key] else "–" for key in ("p50Us", "p99Us", "p999Us")]
+        print(f"| {label} | {r['perSecond']:,.0f} | {' | '.join(cells)} |")
 
     relay32 = results["C relay 2 hops, 32 conns"]["perSecond"]
     gw32 = results["get via Gateway, 32 conns"]["perSecond"]
@@ -209,6 +282,11 @@ def main():
               f"{statistics.median(times) * 1000:.0f} ms", "≤ 200 ms", statistics.median(times) <= 0.2)
     for role, executable in System.ROLES:
         check(f"{executable} RSS after the run", f"{rss[role]:.1f} MB", "≤ 30 MB", rss[role] <= 30)
+    if http_results:
+        front = results["HTTPGateway GET /api/character/1, 32 conns (wrk)"]["perSecond"]
+        nginx = results["nginx, same bytes from a file, 32 conns (wrk)"]["perSecond"]
+        check("HTTPGateway cached GET at 32 conns ÷ nginx", f"{front / nginx:.2f}×", "≥ 0.25×", front / nginx >= 0.25)
+        check("HTTPGateway RSS after the run", f"{http_rss:.1f} MB", "≤ 30 MB", http_rss <= 30)
     print()
     return 0 if all(checks) else 1
 

@@ -21,6 +21,15 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong("request-timeout-ms"), help: "Deadline of one call to the Gateway (env RNM_REQUEST_TIMEOUT_MS, default 15000).")
     var requestTimeout: Int?
 
+    @Option(name: .customLong("max-url-bytes"), help: "Longest request target; longer is 414 (env RNM_HTTP_MAX_URL_BYTES, default \(Defaults.httpMaxURLBytes)).")
+    var maxURLBytes: Int?
+
+    @Option(name: .customLong("max-header-bytes"), help: "Header bytes of one request (env RNM_HTTP_MAX_HEADER_BYTES, default \(Defaults.httpMaxHeaderBytes)).")
+    var maxHeaderBytes: Int?
+
+    @Option(name: .customLong("idle-timeout-ms"), help: "An idle keep-alive connection is closed after it (env RNM_HTTP_IDLE_TIMEOUT_MS, default \(Defaults.httpIdleTimeoutMilliseconds)).")
+    var idleTimeout: Int?
+
     @OptionGroup var common: CommonOptions
 
     public init() {}
@@ -36,9 +45,9 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             publicURL: Setting.publicURL.resolve(publicURL, default: Defaults.publicURL),
             gatewaySocketPath: Setting.gatewaySocket.resolve(gatewaySocket, default: DefaultPaths.socket(for: .gateway)),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000)),
-            maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(nil, default: Defaults.httpMaxURLBytes, range: 64...1_048_576),
-            maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(nil, default: Defaults.httpMaxHeaderBytes, range: 1024...1_048_576),
-            idleTimeout: .milliseconds(try Setting.httpIdleTimeoutMilliseconds.resolveInteger(nil, default: Defaults.httpIdleTimeoutMilliseconds, range: 100...3_600_000)),
+            maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(maxURLBytes, default: Defaults.httpMaxURLBytes, range: 64...1_048_576),
+            maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(maxHeaderBytes, default: Defaults.httpMaxHeaderBytes, range: 1024...1_048_576),
+            idleTimeout: .milliseconds(try Setting.httpIdleTimeoutMilliseconds.resolveInteger(idleTimeout, default: Defaults.httpIdleTimeoutMilliseconds, range: 100...3_600_000)),
             maxFrameBytes: try common.resolvedMaxFrameBytes()
         )
         try await ServiceRunner.run(HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger)

@@ -42,7 +42,8 @@ struct StatusCommand: AsyncParsableCommand {
                         if let since = upstream.failingSince ?? (upstreams[name]?.status == "degraded" ? "" : nil) {
                             print("  upstream \(upstream.url): failing\(since.isEmpty ? "" : " since \(since)") — \(upstream.lastError ?? "unknown error"); answers come from the cache")
                         } else {
-                            print("  upstream \(upstream.url): ok" + (upstream.lastSuccessAt.map { " (last success \($0))" } ?? ""))
+                            // No call yet since the service started: nothing is known about it.
+                            print("  upstream \(upstream.url): " + (upstream.lastSuccessAt.map { "ok (last success \($0))" } ?? "not asked yet"))
                         }
                     }
                 }
