@@ -113,7 +113,7 @@ class System:
 
 def wrk(url, connections, seconds):
     """Requests/s and p50/p99 latency (µs) of wrk with one thread, `connections` connections."""
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency", url],
                          capture_output=True, text=True, timeout=seconds * 4 + 30, check=True).stdout
     def micros(label):
         match = re.search(rf"^\s*{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)

@@ -30,6 +30,12 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout-ms"), help: "An idle keep-alive connection is closed after it (env RNM_HTTP_IDLE_TIMEOUT_MS, default \(Defaults.httpIdleTimeoutMilliseconds)).")
     var idleTimeout: Int?
 
+    @Option(name: .customLong("cache-ms"), help: "How long an answer fresh from rnm's cache is answered again from memory; 0 turns it off (env RNM_HTTP_CACHE_MS, default \(Defaults.httpCacheMilliseconds)).")
+    var cacheMilliseconds: Int?
+
+    @Option(name: .customLong("cache-bytes"), help: "Bytes of such answers kept (env RNM_HTTP_CACHE_BYTES, default \(Defaults.httpCacheBytes)).")
+    var cacheBytes: Int?
+
     @OptionGroup var common: CommonOptions
 
     public init() {}
@@ -48,7 +54,9 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(maxURLBytes, default: Defaults.httpMaxURLBytes, range: 64...1_048_576),
             maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(maxHeaderBytes, default: Defaults.httpMaxHeaderBytes, range: 1024...1_048_576),
             idleTimeout: .milliseconds(try Setting.httpIdleTimeoutMilliseconds.resolveInteger(idleTimeout, default: Defaults.httpIdleTimeoutMilliseconds, range: 100...3_600_000)),
-            maxFrameBytes: try common.resolvedMaxFrameBytes()
+            maxFrameBytes: try common.resolvedMaxFrameBytes(),
+            cacheTTL: .milliseconds(try Setting.httpCacheMilliseconds.resolveInteger(cacheMilliseconds, default: Defaults.httpCacheMilliseconds, range: 0...3_600_000)),
+            cacheBytes: try Setting.httpCacheBytes.resolveInteger(cacheBytes, default: Defaults.httpCacheBytes, range: 0...1_073_741_824)
         )
         try await ServiceRunner.run(HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger)
     }

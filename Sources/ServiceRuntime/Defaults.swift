@@ -33,4 +33,9 @@ public enum Defaults {
     public static let httpMaxHeaderBytes = 16384
     /// `RNM_HTTP_IDLE_TIMEOUT_MS`: a keep-alive connection idle for 60 s is closed.
     public static let httpIdleTimeoutMilliseconds = 60000
+    /// `RNM_HTTP_CACHE_MS`: an answer that came fresh from rnm's cache is answered again from
+    /// the HTTPGateway's memory for 1 s.
+    public static let httpCacheMilliseconds = 1000
+    /// `RNM_HTTP_CACHE_BYTES`: 8 MiB of such answers.
+    public static let httpCacheBytes = 8 * 1_048_576
 }

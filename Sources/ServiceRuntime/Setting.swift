@@ -45,6 +45,10 @@ public enum Setting: String, CaseIterable, Sendable {
     case httpMaxHeaderBytes = "RNM_HTTP_MAX_HEADER_BYTES"
     /// How long an idle HTTP connection stays open.
     case httpIdleTimeoutMilliseconds = "RNM_HTTP_IDLE_TIMEOUT_MS"
+    /// How long the HTTPGateway answers a fresh cached answer again from memory (0: never).
+    case httpCacheMilliseconds = "RNM_HTTP_CACHE_MS"
+    /// The most bytes of answers the HTTPGateway keeps in memory.
+    case httpCacheBytes = "RNM_HTTP_CACHE_BYTES"
 
     /// The value set in `environment`, if any and not empty.
     public func value(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

@@ -133,6 +133,44 @@ struct HTTPBehaviourTests {
         }
     }
 
+    @Test("an answer fresh from rnm's cache is answered again from memory for RNM_HTTP_CACHE_MS; a fetch, a stale answer or an error never is")
+    func microCache() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL) {
+                $0.cacheTTL = .seconds(60)
+            }
+            let fetched = try await http.get("/api/character/4")          // fwd=miss: not kept
+            #expect(fetched.header("Cache-Status") == "rnm; fwd=miss; stored")
+            let fresh = try await http.get("/api/character/5")
+            #expect(fresh.header("Cache-Status") == "rnm; fwd=miss; stored")
+            let hit = try await http.get("/api/character/5")              // rnm; hit: kept
+            #expect(hit.header("Cache-Status") == "rnm; hit")
+            // With the Gateway gone, the kept answer is still served, the others are not.
+            system.kill(.gateway)
+            _ = try await system.process(.gateway)?.waitForExit()
+            let fromMemory = try await http.get("/api/character/5")
+            #expect(fromMemory.status == 200 && fromMemory.body == hit.body)
+            #expect(fromMemory.header("Cache-Status") == "rnm; hit")
+            #expect(fromMemory.header("Access-Control-Allow-Origin") == "*")
+            let head = try await http.get("/api/character/5", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(hit.body.count))
+            #expect(try await http.get("/api/character/4").status == 503)
+            #expect(try await http.get("/api/character/5?x=1").status == 503)  // another target, another key
+            try await http.server.stop()
+        }
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL) {
+                $0.cacheTTL = .zero
+            }
+            _ = try await http.get("/api/character/5")
+            #expect(try await http.get("/api/character/5").header("Cache-Status") == "rnm; hit")
+            system.kill(.gateway)
+            _ = try await system.process(.gateway)?.waitForExit()
+            #expect(try await http.get("/api/character/5").status == 503)  // RNM_HTTP_CACHE_MS=0: off
+            try await http.server.stop()
+        }
+    }
+
     @Test("the page rules of the id segment, as the API has them")
     func idSegments() {
         #expect(IDSegment("1") == .one(1))

@@ -21,6 +21,9 @@ struct HTTPGatewayConfiguration: Sendable {
     var maxHeaderBytes: Int = Defaults.httpMaxHeaderBytes
     var idleTimeout: Duration = .milliseconds(Defaults.httpIdleTimeoutMilliseconds)
     var maxFrameBytes: Int = Defaults.maxFrameBytes
+    /// The micro-cache of fresh answers (``ResponseCache``).
+    var cacheTTL: Duration = .milliseconds(Defaults.httpCacheMilliseconds)
+    var cacheBytes: Int = Defaults.httpCacheBytes
 
     /// `host:port` as `RNM_HTTP_ADDRESS` gives it.
     static func parseAddress(_ text: String) -> (host: String, port: Int)? {
@@ -42,7 +45,8 @@ enum HTTPGatewayApp {
         let endpoints = RickAndMortyEndpoints(gateway: gateway, shapes: PublicShapes(apiBase: base + "/api"),
                                               timeout: configuration.requestTimeout)
         let universities = UniversitySearch(gateway: gateway, timeout: configuration.requestTimeout)
-        let router = PublicAPIRoutes.router(endpoints: endpoints, universities: universities, maxURLBytes: configuration.maxURLBytes)
+        let router = PublicAPIRoutes.router(endpoints: endpoints, universities: universities, maxURLBytes: configuration.maxURLBytes,
+                                            cache: ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes))
         let seconds = configuration.idleTimeout.components.seconds
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: .milliseconds(seconds * 1000 + configuration.idleTimeout.components.attoseconds / 1_000_000_000_000_000),

@@ -4,10 +4,12 @@ import Hummingbird
 /// `/search`. Paths match case-insensitively, with or without a trailing slash, as Express
 /// matches them; HEAD is answered wherever GET is.
 enum PublicAPIRoutes {
-    static func router(endpoints: RickAndMortyEndpoints, universities: UniversitySearch, maxURLBytes: Int) -> Router<BasicRequestContext> {
+    static func router(endpoints: RickAndMortyEndpoints, universities: UniversitySearch, maxURLBytes: Int,
+                       cache: ResponseCache) -> Router<BasicRequestContext> {
         let router = Router(options: [.autoGenerateHeadEndpoints, .caseInsensitive])
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes))
+        router.add(middleware: ResponseCacheMiddleware(cache: cache))
 
         router.get("api") { _, _ in endpoints.root() }
         for kind in PublicResource.allCases {
