@@ -39,7 +39,7 @@ let package = Package(
         // the services.
         .target(
             name: "RnmAPI",
-            dependencies: ["Messaging"]
+            dependencies: ["Messaging", .product(name: "NIOCore", package: "swift-nio")]
         ),
         // The runtime every process shares: options, settings, logging, the service runner.
         .target(

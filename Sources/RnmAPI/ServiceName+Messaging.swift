@@ -1,3 +1,4 @@
+import NIOCore
 import Messaging
 
 /// The wire library names services with strings (it serves any protocol); rnm's code names
@@ -9,8 +10,8 @@ extension RPCError {
 }
 
 extension RPCRouter {
-    public init(service: ServiceName) {
-        self.init(service: service.rawValue)
+    public init(service: ServiceName, replyCache: ExpiringCache<ByteBuffer>? = nil) {
+        self.init(service: service.rawValue, replyCache: replyCache)
     }
 }
 

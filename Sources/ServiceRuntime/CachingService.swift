@@ -27,11 +27,13 @@ public struct CachingServiceConfiguration: Sendable {
     public var maxParamBytes: Int
     /// The largest upstream body (`RNM_UPSTREAM_MAX_BYTES`).
     public var upstreamMaxBytes: Int
+    /// Bytes of finished replies kept (`RNM_REPLY_CACHE_BYTES`; 0 turns the reply cache off).
+    public var replyCacheBytes: Int
     public var limits: ServerLimits
 
     public init(socketPath: String, databasePath: String, upstreamURL: String, upstreamTimeoutMilliseconds: Int = 5000,
                 maxAgeSeconds: Int, maxParamBytes: Int = Defaults.maxParamBytes, upstreamMaxBytes: Int = Defaults.upstreamMaxBytes,
-                limits: ServerLimits = ServerLimits()) {
+                replyCacheBytes: Int = Defaults.replyCacheBytes, limits: ServerLimits = ServerLimits()) {
         self.socketPath = socketPath
         self.databasePath = databasePath
         self.upstreamURL = upstreamURL
@@ -39,6 +41,7 @@ public struct CachingServiceConfiguration: Sendable {
         self.maxAgeSeconds = maxAgeSeconds
         self.maxParamBytes = maxParamBytes
         self.upstreamMaxBytes = upstreamMaxBytes
+        self.replyCacheBytes = replyCacheBytes
         self.limits = limits
     }
 }
@@ -67,6 +70,9 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
     @Option(name: .customLong("upstream-max-bytes"), help: "Largest upstream response body (env RNM_UPSTREAM_MAX_BYTES, default \(Defaults.upstreamMaxBytes)).")
     var upstreamMaxBytes: Int?
 
+    @Option(name: .customLong("reply-cache-bytes"), help: "Bytes of finished replies kept to answer repeated reads at once; 0 turns it off (env RNM_REPLY_CACHE_BYTES, default \(Defaults.replyCacheBytes)).")
+    var replyCacheBytes: Int?
+
     /// The options every process takes.
     @OptionGroup public var common: CommonOptions
 
@@ -83,6 +89,7 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
             maxParamBytes: try Setting.maxParamBytes.resolveInteger(maxParamBytes, default: Defaults.maxParamBytes, range: 16...65_536),
             upstreamMaxBytes: try Setting.upstreamMaxBytes.resolveInteger(upstreamMaxBytes, default: Defaults.upstreamMaxBytes,
                                                                           range: 65_536...Int(Int32.max)),
+            replyCacheBytes: try Setting.replyCacheBytes.resolveInteger(replyCacheBytes, default: Defaults.replyCacheBytes, range: 0...1_073_741_824),
             limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.serviceMaxInFlightPerConnection,
                                                     defaultConnectionBufferBytes: Defaults.serviceConnectionBufferBytes)
         )

@@ -23,6 +23,9 @@ public enum Defaults {
     public static let upstreamMaxBytes = 16 * 1_048_576
     /// `RNM_CHARACTERS_MAX_LIST_PAGES`: cached pages of filtered lists kept.
     public static let charactersMaxListPages = 5000
+    /// `RNM_REPLY_CACHE_BYTES`: 4 MiB of finished replies per service (about a thousand
+    /// characters with their episodes).
+    public static let replyCacheBytes = 4 * 1_048_576
     /// `RNM_HTTP_ADDRESS`: loopback only, port 8080.
     public static let httpAddress = "127.0.0.1:8080"
     /// `RNM_PUBLIC_URL`: the HTTPGateway's own address, as a browser on this machine reaches it.

@@ -35,6 +35,8 @@ public enum Setting: String, CaseIterable, Sendable {
     /// Cached list pages of filtered queries the CharacterService keeps (least recently used
     /// evicted past it).
     case charactersMaxListPages = "RNM_CHARACTERS_MAX_LIST_PAGES"
+    /// Bytes of finished replies a service keeps to answer repeated reads at once.
+    case replyCacheBytes = "RNM_REPLY_CACHE_BYTES"
     /// Where the HTTPGateway listens (`host:port`).
     case httpAddress = "RNM_HTTP_ADDRESS"
     /// The base the HTTPGateway writes into every link it returns.

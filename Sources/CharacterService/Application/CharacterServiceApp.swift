@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Messaging
+import NIOCore
 import RnmAPI
 import ServiceKit
 import ServiceLifecycle
@@ -18,8 +19,11 @@ enum CharacterServiceApp {
         let catalog = CharacterCatalog(database: database, upstream: RickAndMortyAPI(fetcher: configuration.makeFetcher()),
                                        maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger,
                                        maxFilteredPages: maxListPages)
+        // Finished replies of fresh reads, emptied by every change to the database.
+        let replyCache = configuration.replyCacheBytes > 0 ? ExpiringCache<ByteBuffer>(maxBytes: configuration.replyCacheBytes) : nil
+        if let replyCache { database.invalidateOnCommit(replyCache) }
         let router = CharacterRoutes.router(catalog: catalog, syncConcurrency: syncConcurrency,
-                                            maxParamBytes: configuration.maxParamBytes)
+                                            maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
         return [configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)]
     }
 }

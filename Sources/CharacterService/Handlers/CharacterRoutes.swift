@@ -7,28 +7,37 @@ import ServiceKit
 /// The `characters.*`, `locations.*`, `episodes.*` and `favorites.*` methods. Results are
 /// written by splicing stored record JSON; records are never decoded to answer.
 enum CharacterRoutes {
-    static func router(catalog: CharacterCatalog, syncConcurrency: Int, maxParamBytes: Int) -> RPCRouter {
-        var router = RPCRouter(service: ServiceName.characters)
+    /// Reads answered fresh from the cache are kept in `replyCache` until their data's max age
+    /// (or until the database changes) and answered again without running their route.
+    static func router(catalog: CharacterCatalog, syncConcurrency: Int, maxParamBytes: Int,
+                       replyCache: ExpiringCache<ByteBuffer>? = nil) -> RPCRouter {
+        var router = RPCRouter(service: ServiceName.characters, replyCache: replyCache)
         let validate = ParamsValidation(maxParamBytes: maxParamBytes)
         let avatars = Avatars(catalog: catalog)
+        @Sendable func cacheable(_ json: ByteBuffer, _ freshness: Freshness) -> CacheableResult {
+            CacheableResult(json: json, validUntil: freshness.validUntil(maxAge: catalog.maxAge))
+        }
+        @Sendable func cacheable(_ answer: PageAnswer) -> CacheableResult {
+            cacheable(pageResult(answer), answer.freshness)
+        }
 
-        router.registerEncoded(RPCMethods.charactersList) { params, _ in
-            pageResult(try await catalog.list(.character, page: try validate.page(params.page),
-                                              filters: try validate.characterFilters(params)))
+        router.registerCached(RPCMethods.charactersList) { params, _ in
+            cacheable(try await catalog.list(.character, page: try validate.page(params.page),
+                                             filters: try validate.characterFilters(params)))
         }
         router.registerEncoded(RPCMethods.charactersRefresh) { params, _ in
             pageResult(try await catalog.list(.character, page: try validate.page(params.page),
                                               filters: try validate.characterFilters(params), force: true))
         }
-        router.registerEncoded(RPCMethods.locationsList) { params, _ in
-            pageResult(try await catalog.list(.location, page: try validate.page(params.page), filters: try validate.filters(
+        router.registerCached(RPCMethods.locationsList) { params, _ in
+            cacheable(try await catalog.list(.location, page: try validate.page(params.page), filters: try validate.filters(
                 [("name", params.name), ("type", params.type), ("dimension", params.dimension)])))
         }
-        router.registerEncoded(RPCMethods.episodesList) { params, _ in
-            pageResult(try await catalog.list(.episode, page: try validate.page(params.page), filters: try validate.filters(
+        router.registerCached(RPCMethods.episodesList) { params, _ in
+            cacheable(try await catalog.list(.episode, page: try validate.page(params.page), filters: try validate.filters(
                 [("name", params.name), ("episode", params.episode)])))
         }
-        router.registerEncoded(RPCMethods.charactersGet) { params, _ in
+        router.registerCached(RPCMethods.charactersGet) { params, _ in
             let episodes = try await catalog.characterDetail(id: try validate.id(params.id))
             let answer = episodes.answer
             var writer = JSONObjectWriter(capacity: answer.record.json.count + 96 * episodes.summaries.count + 128)
@@ -40,23 +49,31 @@ enum CharacterRoutes {
             }
             character.writeStaticString("]}")
             writer.raw("character", character)
-            writer.freshness(merge(answer.freshness, episodes.upstreamError))
-            return writer.finish()
+            let freshness = merge(answer.freshness, episodes.upstreamError)
+            writer.freshness(freshness)
+            return cacheable(writer.finish(), freshness)
         }
-        router.registerEncoded(RPCMethods.charactersGetMany) { params, _ in
-            try await batch(.character, ids: try validate.ids(params.ids), catalog: catalog)
+        router.registerCached(RPCMethods.charactersGetMany) { params, _ in
+            let (json, freshness) = try await batch(.character, ids: try validate.ids(params.ids), catalog: catalog)
+            return cacheable(json, freshness)
         }
-        router.registerEncoded(RPCMethods.locationsGetMany) { params, _ in
-            try await batch(.location, ids: try validate.ids(params.ids), catalog: catalog)
+        router.registerCached(RPCMethods.locationsGetMany) { params, _ in
+            let (json, freshness) = try await batch(.location, ids: try validate.ids(params.ids), catalog: catalog)
+            return cacheable(json, freshness)
         }
-        router.registerEncoded(RPCMethods.episodesGetMany) { params, _ in
-            try await batch(.episode, ids: try validate.ids(params.ids), catalog: catalog)
+        router.registerCached(RPCMethods.episodesGetMany) { params, _ in
+            let (json, freshness) = try await batch(.episode, ids: try validate.ids(params.ids), catalog: catalog)
+            return cacheable(json, freshness)
         }
-        router.registerEncoded(RPCMethods.locationsGet) { params, _ in
-            try await detail(.location, id: try validate.id(params.id), key: "location", linked: .character, linkedKey: "residents", catalog: catalog)
+        router.registerCached(RPCMethods.locationsGet) { params, _ in
+            let (json, freshness) = try await detail(.location, id: try validate.id(params.id), key: "location", linked: .character,
+                                                     linkedKey: "residents", catalog: catalog)
+            return cacheable(json, freshness)
         }
-        router.registerEncoded(RPCMethods.episodesGet) { params, _ in
-            try await detail(.episode, id: try validate.id(params.id), key: "episode", linked: .character, linkedKey: "characters", catalog: catalog)
+        router.registerCached(RPCMethods.episodesGet) { params, _ in
+            let (json, freshness) = try await detail(.episode, id: try validate.id(params.id), key: "episode", linked: .character,
+                                                     linkedKey: "characters", catalog: catalog)
+            return cacheable(json, freshness)
         }
         router.register(RPCMethods.charactersSync) { _, context in
             try await Mirror(catalog: catalog, concurrency: syncConcurrency).run { done, total, message in
@@ -115,7 +132,7 @@ enum CharacterRoutes {
     /// `{items, missingIds, uncheckedIds, ...freshness}` for `*.getMany`: records in the order
     /// asked. Missing: the upstream said they do not exist. Unchecked: not cached, and the
     /// upstream could not be asked.
-    private static func batch(_ resource: Resource, ids: [Int], catalog: CharacterCatalog) async throws -> ByteBuffer {
+    private static func batch(_ resource: Resource, ids: [Int], catalog: CharacterCatalog) async throws -> (ByteBuffer, Freshness) {
         let found = try await catalog.records(resource, ids: ids)
         var writer = JSONObjectWriter()
         writer.array("items", ids.compactMap { found.records[$0]?.json })
@@ -123,19 +140,20 @@ enum CharacterRoutes {
         writer.raw("missingIds", idList(absent.filter { !found.unchecked.contains($0) }))
         writer.raw("uncheckedIds", idList(absent.filter { found.unchecked.contains($0) }))
         writer.freshness(found.freshness)
-        return writer.finish()
+        return (writer.finish(), found.freshness)
     }
 
     /// A location or an episode with the characters it links to (fetched in one call if not cached).
     private static func detail(_ resource: Resource, id: Int, key: String, linked: Resource, linkedKey: String,
-                               catalog: CharacterCatalog) async throws -> ByteBuffer {
+                               catalog: CharacterCatalog) async throws -> (ByteBuffer, Freshness) {
         let answer = try await catalog.record(resource, id: id)
         let links = await catalog.resolve(linked, ids: answer.record.related)
         var writer = JSONObjectWriter()
         writer.raw(key, answer.record.json)
         writer.array(linkedKey, answer.record.related.compactMap { links.records[$0]?.json })
-        writer.freshness(merge(answer.freshness, links.upstreamError))
-        return writer.finish()
+        let freshness = merge(answer.freshness, links.upstreamError)
+        writer.freshness(freshness)
+        return (writer.finish(), freshness)
     }
 
     /// A record's freshness, made stale when resolving its links failed.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Messaging
+import NIOCore
 import RnmAPI
 import ServiceKit
 
@@ -36,6 +37,11 @@ struct CharacterDatabase: Sendable {
 
     init(path: String) throws {
         pool = try DatabasePool.open(path: path, migrator: Self.migrator)
+    }
+
+    /// Empties `cache` after every transaction that changes this database.
+    func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
+        pool.add(transactionObserver: ReplyCacheInvalidator(cache: cache), extent: .databaseLifetime)
     }
 
     static var migrator: DatabaseMigrator {

@@ -67,6 +67,14 @@ struct RPCConnection: Sendable {
         let bytes = payload.readableBytes
         switch budget.admit(bytes: bytes) {
         case .admitted:
+            if let result = handler.cachedResult(for: RPCRequest(envelope: envelope)) {
+                // A reply-cache hit: answered here, with no task and no trip to the database.
+                if let rawID = envelope.rawID {
+                    await writeReply(Frames.response(rawID: rawID, result: result), rawID: rawID, method: envelope.method)
+                }
+                budget.finishRequest(bytes: bytes)
+                return
+            }
             tasks.start { await serve(envelope, bytes: bytes) }
         case .overloaded:
             let error = RPCError(.overloaded, "overloaded: more than \(budget.maxRequests) requests in flight on this connection; retry later", service: service)

@@ -97,6 +97,26 @@ public enum RPCReply: Sendable {
 /// ``RPCError/init(mapping:service:)``).
 public protocol RPCHandler: Sendable {
     func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply
+
+    /// The finished `result` of `request` when it needs no work at all (a reply-cache hit), or
+    /// nil. The connection asks before it starts a task for the request and answers a hit
+    /// where it read it: this must be quick and must never block.
+    func cachedResult(for request: RPCRequest) -> ByteBuffer?
+}
+
+extension RPCHandler {
+    public func cachedResult(for request: RPCRequest) -> ByteBuffer? { nil }
+}
+
+/// A result and how long it may be answered again as it is (nil: not at all).
+public struct CacheableResult: Sendable {
+    public var json: ByteBuffer
+    public var validUntil: ContinuousClock.Instant?
+
+    public init(json: ByteBuffer, validUntil: ContinuousClock.Instant?) {
+        self.json = json
+        self.validUntil = validUntil
+    }
 }
 
 /// An ``RPCHandler`` that dispatches by method name to typed closures.
@@ -106,9 +126,17 @@ public struct RPCRouter: RPCHandler {
     /// The service name used in errors.
     public let service: String
     private var routes: [String: Route] = [:]
+    /// Finished results of the methods registered with ``registerCached(_:_:)``, by method and
+    /// params bytes; the owner empties it whenever the data behind them changes.
+    public let replyCache: ExpiringCache<ByteBuffer>?
+    private var cachedMethods: Set<String> = []
 
-    public init(service: String) {
+    /// Params longer than this are never a reply-cache key.
+    static let maxCachedParamsBytes = 1024
+
+    public init(service: String, replyCache: ExpiringCache<ByteBuffer>? = nil) {
         self.service = service
+        self.replyCache = replyCache
     }
 
     /// Registers a method whose result is encoded with the shared JSON encoder.
@@ -125,6 +153,38 @@ public struct RPCRouter: RPCHandler {
         routes[method.name] = { request, context in
             try await body(try request.decodeParams(P.self), context)
         }
+    }
+
+    /// Registers a read whose result may be answered again, unchanged, until its
+    /// `validUntil` (or until the reply cache is emptied), without running `body`.
+    public mutating func registerCached<P, R>(_ method: RPCMethod<P, R>,
+                                              _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> CacheableResult) {
+        guard let cache = replyCache else {
+            registerEncoded(method) { params, context in try await body(params, context).json }
+            return
+        }
+        cachedMethods.insert(method.name)
+        routes[method.name] = { request, context in
+            // Read before the work: a change while it runs keeps its result out of the cache.
+            let generation = cache.generation
+            let result = try await body(try request.decodeParams(P.self), context)
+            if let validUntil = result.validUntil, let key = Self.cacheKey(request) {
+                cache.store(result.json, for: key, size: result.json.readableBytes, expires: validUntil, generation: generation)
+            }
+            return result.json
+        }
+    }
+
+    public func cachedResult(for request: RPCRequest) -> ByteBuffer? {
+        guard let replyCache, cachedMethods.contains(request.method), let key = Self.cacheKey(request) else { return nil }
+        return replyCache.entry(for: key)?.value
+    }
+
+    /// `method`, a NUL, then the params bytes as sent (absent params and `{}` differ; both are fine).
+    static func cacheKey(_ request: RPCRequest) -> String? {
+        let params = request.envelope.params
+        guard (params?.readableBytes ?? 0) <= maxCachedParamsBytes else { return nil }
+        return request.method + "\u{0}" + (params.map { String(buffer: $0) } ?? "")
     }
 
     public func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {

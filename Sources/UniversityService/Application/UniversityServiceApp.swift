@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Messaging
+import NIOCore
 import RnmAPI
 import ServiceKit
 import ServiceLifecycle
@@ -14,7 +15,10 @@ enum UniversityServiceApp {
         let database = try UniversityDatabase(path: configuration.databasePath)
         let catalog = UniversityCatalog(database: database, upstream: HipoUpstream(fetcher: configuration.makeFetcher()),
                                         maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger)
-        let router = UniversityRoutes.router(catalog: catalog, maxParamBytes: configuration.maxParamBytes)
+        // Finished replies of fresh reads, emptied by every change to the database.
+        let replyCache = configuration.replyCacheBytes > 0 ? ExpiringCache<ByteBuffer>(maxBytes: configuration.replyCacheBytes) : nil
+        if let replyCache { database.invalidateOnCommit(replyCache) }
+        let router = UniversityRoutes.router(catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
         return [configuration.makeServer(.universities, handler: router, logger: logger, onListening: onListening)]
     }
 }

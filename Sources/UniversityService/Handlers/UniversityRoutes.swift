@@ -6,21 +6,27 @@ import ServiceKit
 
 /// The `universities.*` methods, wired to the catalog.
 enum UniversityRoutes {
-    static func router(catalog: UniversityCatalog, maxParamBytes: Int) -> RPCRouter {
-        var router = RPCRouter(service: ServiceName.universities)
+    /// How long a `universities.get` answered from the cache is kept in `replyCache`: it reads
+    /// no upstream once its country is cached, so only a change to the database (which empties
+    /// the reply cache) can change it.
+    static let cachedGetValidity: Duration = .seconds(3600)
+
+    static func router(catalog: UniversityCatalog, maxParamBytes: Int, replyCache: ExpiringCache<ByteBuffer>? = nil) -> RPCRouter {
+        var router = RPCRouter(service: ServiceName.universities, replyCache: replyCache)
         // Every string parameter is bounded: no request makes the service match or store
         // unbounded text.
         @Sendable func bounded(_ field: String, _ value: String?) throws -> String? {
             guard let value, value.utf8.count > maxParamBytes else { return value }
             throw UniversityError.invalidParams("\"\(field)\" is \(value.utf8.count) bytes; the limit is \(maxParamBytes) (RNM_MAX_PARAM_BYTES)")
         }
-        router.registerEncoded(RPCMethods.universitiesList) { params, _ in
+        router.registerCached(RPCMethods.universitiesList) { params, _ in
             let name = try bounded("name", params.name)?.trimmingCharacters(in: .whitespacesAndNewlines)
             if params.country == nil, let name, !name.isEmpty, let everywhere = try await catalog.searchEverywhere(name: name) {
-                return listResult(everywhere.answer, nameFilter: nil, total: everywhere.total)
+                return CacheableResult(json: listResult(everywhere.answer, nameFilter: nil, total: everywhere.total),
+                                       validUntil: everywhere.answer.freshness.validUntil(maxAge: catalog.maxAge))
             }
             let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: false)
-            return listResult(answer, nameFilter: name)
+            return CacheableResult(json: listResult(answer, nameFilter: name), validUntil: answer.freshness.validUntil(maxAge: catalog.maxAge))
         }
         router.register(RPCMethods.universitiesSync) { _, context in
             try await catalog.sync { done, total, message in
@@ -31,14 +37,15 @@ enum UniversityRoutes {
             let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: true)
             return listResult(answer, nameFilter: try bounded("name", params.name))
         }
-        router.registerEncoded(RPCMethods.universitiesGet) { params, _ in
+        router.registerCached(RPCMethods.universitiesGet) { params, _ in
             let name = try bounded("name", params.name)!.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { throw UniversityError.invalidParams("\"name\" must not be empty") }
             let found = try await catalog.get(name: name, country: try country(bounded("country", params.country)))
             var writer = JSONObjectWriter(capacity: found.json.count + 128)
             writer.raw("university", found.json)
             writer.freshness(found.freshness)
-            return writer.finish()
+            let fromCache = found.freshness.source == .cache && !found.freshness.stale
+            return CacheableResult(json: writer.finish(), validUntil: fromCache ? .now + cachedGetValidity : nil)
         }
         router.register(RPCMethods.universitiesHealth) { _, _ in
             try await catalog.healthReport()

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import Messaging
+import NIOCore
 import ServiceKit
 
 /// A country's cached list.
@@ -18,6 +20,11 @@ struct UniversityDatabase: Sendable {
     /// Opens (creating if needed) the database at `path` and migrates it.
     init(path: String) throws {
         pool = try DatabasePool.open(path: path, migrator: Self.migrator)
+    }
+
+    /// Empties `cache` after every transaction that changes this database.
+    func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
+        pool.add(transactionObserver: ReplyCacheInvalidator(cache: cache), extent: .databaseLifetime)
     }
 
     static var migrator: DatabaseMigrator {

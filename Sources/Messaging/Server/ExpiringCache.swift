@@ -1,0 +1,92 @@
+import NIOCore
+import Synchronization
+
+/// Values kept by key until they expire, within a byte budget (oldest stored goes first), and
+/// all dropped at once on ``removeAll()``. A store made with a generation older than the last
+/// ``removeAll()`` is ignored: a value computed from data that changed meanwhile never lands.
+/// Shared by the services' reply cache and the HTTPGateway's micro-cache.
+public final class ExpiringCache<Value: Sendable>: Sendable {
+    public struct Entry: Sendable {
+        public var value: Value
+        public var storedAt: ContinuousClock.Instant
+        public var expires: ContinuousClock.Instant
+        var size: Int
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        /// Keys in the order stored (a key stored again appears again; its old position is
+        /// skipped when eviction reaches it).
+        var order: [(key: String, storedAt: ContinuousClock.Instant)] = []
+        var head = 0
+        var bytes = 0
+        var generation: UInt64 = 0
+    }
+
+    /// The budget: the values' sizes, as given to ``store(_:for:size:expires:generation:now:)``, plus their keys.
+    public let maxBytes: Int
+    private let state = Mutex(State())
+
+    public init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
+
+    /// Bumped by every ``removeAll()``; read it before computing a value to store.
+    public var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Bytes held now.
+    public var bytes: Int { state.withLock { $0.bytes } }
+
+    /// The entry for `key` while it has not expired (an expired one is dropped).
+    public func entry(for key: String, now: ContinuousClock.Instant = .now) -> Entry? {
+        state.withLock { state in
+            guard let entry = state.entries[key] else { return nil }
+            guard now < entry.expires else {
+                state.entries[key] = nil
+                state.bytes -= entry.size
+                return nil
+            }
+            return entry
+        }
+    }
+
+    /// Keeps `value` for `key` until `expires`, unless it is over a quarter of the budget, or
+    /// a ``removeAll()`` came after `generation` was read.
+    public func store(_ value: Value, for key: String, size: Int, expires: ContinuousClock.Instant,
+                      generation: UInt64? = nil, now: ContinuousClock.Instant = .now) {
+        let size = size + key.utf8.count + 64
+        guard maxBytes > 0, size <= maxBytes / 4, expires > now else { return }
+        state.withLock { state in
+            if let generation, generation != state.generation { return }
+            if let old = state.entries[key] { state.bytes -= old.size }
+            state.entries[key] = Entry(value: value, storedAt: now, expires: expires, size: size)
+            state.bytes += size
+            state.order.append((key, now))
+            while state.bytes > maxBytes, state.head < state.order.count {
+                let (oldest, storedAt) = state.order[state.head]
+                state.head += 1
+                if let entry = state.entries[oldest], entry.storedAt == storedAt {
+                    state.entries[oldest] = nil
+                    state.bytes -= entry.size
+                }
+            }
+            // Forget the positions already passed once they are most of the list.
+            if state.head > 1024, state.head * 2 > state.order.count {
+                state.order.removeFirst(state.head)
+                state.head = 0
+            }
+        }
+    }
+
+    /// Drops every entry (the data they came from changed).
+    public func removeAll() {
+        state.withLock { state in
+            state.generation &+= 1
+            guard !state.entries.isEmpty || !state.order.isEmpty else { return }
+            state.entries.removeAll(keepingCapacity: true)
+            state.order.removeAll(keepingCapacity: true)
+            state.head = 0
+            state.bytes = 0
+        }
+    }
+}

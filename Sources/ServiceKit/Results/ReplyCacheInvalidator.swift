@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import Messaging
+import NIOCore
+import RnmAPI
+
+/// Empties a service's reply cache whenever a transaction that changed its database commits
+/// (a fetch stored, a sync, a favorite, an eviction): a kept reply never outlives its data.
+public final class ReplyCacheInvalidator: TransactionObserver, @unchecked Sendable {
+    private let cache: ExpiringCache<ByteBuffer>
+    /// Set when the transaction changed a row. Only touched on the database's writer queue,
+    /// where GRDB calls every method of an observer.
+    private var changed = false
+
+    public init(cache: ExpiringCache<ByteBuffer>) {
+        self.cache = cache
+    }
+
+    public func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+
+    public func databaseDidChange(with event: DatabaseEvent) {
+        changed = true
+        // One change is enough to know: no call per row for the rest of the transaction.
+        stopObservingDatabaseChangesUntilNextTransaction()
+    }
+
+    public func databaseDidCommit(_ db: Database) {
+        guard changed else { return }
+        changed = false
+        cache.removeAll()
+    }
+
+    public func databaseDidRollback(_ db: Database) {
+        changed = false
+    }
+}
+
+extension Freshness {
+    /// Until when this answer may be given again as it is: an answer fresh from the cache,
+    /// until its data is `maxAge` seconds old. Nil for anything else: just fetched (the next
+    /// answer says `cache`), stale, or a service that always asks the upstream first.
+    public func validUntil(maxAge: Double, now: Date = Date()) -> ContinuousClock.Instant? {
+        guard source == .cache, !stale, maxAge > 0,
+              let fetched = try? Date(fetchedAt, strategy: Date.ISO8601FormatStyle(timeZone: .gmt)) else { return nil }
+        let remaining = fetched.timeIntervalSince(now) + maxAge
+        guard remaining > 0.001 else { return nil }
+        return .now + .milliseconds(Int64(remaining * 1000))
+    }
+}

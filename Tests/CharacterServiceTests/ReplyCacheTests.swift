@@ -1,0 +1,39 @@
+import Foundation
+import Messaging
+import RnmAPI
+import TestSupport
+import Testing
+@testable import CharacterService
+
+/// Fresh reads answered again from finished replies, and never after their data changed.
+@Suite("CharacterService reply cache", .cleansUp)
+struct ReplyCacheTests {
+    @Test("a repeated fresh read gives the same bytes; after a refresh writes, the next read shows the new data")
+    func invalidatedByWrites() async throws {
+        let harness = try await CharacterHarness.start(maxAge: 600)
+        _ = try await harness.call(RPCMethods.charactersList, CharacterListParams())      // fetched and stored
+        let cached = try await harness.call(RPCMethods.charactersList, CharacterListParams())
+        #expect(cached.freshness.source == .cache)
+        let again = try await harness.call(RPCMethods.charactersList, CharacterListParams())
+        #expect(again == cached)
+        let requestsBefore = harness.requests("character").count
+        // A refresh stores the page again with a later fetchedAt (whole seconds).
+        try await waitUntil(3, "the clock reaches the next second") { Date().rfc3339 != cached.freshness.fetchedAt }
+        let refreshed = try await harness.call(RPCMethods.charactersRefresh, CharacterListParams())
+        #expect(harness.requests("character").count == requestsBefore + 1)
+        let after = try await harness.call(RPCMethods.charactersList, CharacterListParams())
+        #expect(after.freshness.source == .cache)
+        #expect(after.freshness.fetchedAt == refreshed.freshness.fetchedAt)
+        #expect(after.freshness.fetchedAt != cached.freshness.fetchedAt)
+    }
+
+    @Test("a stale answer or one just fetched is never given again: the upstream is asked each time")
+    func onlyFreshAnswersAreKept() async throws {
+        let harness = try await CharacterHarness.start(maxAge: 0)
+        for _ in 0..<3 {
+            let detail = try await harness.call(RPCMethods.charactersGet, IDParams(id: 2))
+            #expect(detail.freshness.source == .upstream)
+        }
+        #expect(harness.requests("character/2").count == 3)
+    }
+}

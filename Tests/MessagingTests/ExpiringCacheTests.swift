@@ -1,0 +1,44 @@
+import Messaging
+import NIOCore
+import Testing
+
+@Suite("ExpiringCache: expiry, the byte budget, and changes that void a value being computed")
+struct ExpiringCacheTests {
+    @Test("a value is there until it expires, then gone")
+    func expiry() {
+        let cache = ExpiringCache<Int>(maxBytes: 10_000)
+        let now = ContinuousClock.now
+        cache.store(1, for: "a", size: 10, expires: now + .seconds(1), now: now)
+        #expect(cache.entry(for: "a", now: now + .milliseconds(999))?.value == 1)
+        #expect(cache.entry(for: "a", now: now + .seconds(1)) == nil)
+        #expect(cache.bytes == 0)
+    }
+
+    @Test("past the budget the oldest go first; a value over a quarter of it is never kept")
+    func budget() {
+        let cache = ExpiringCache<Int>(maxBytes: 1000)
+        let now = ContinuousClock.now
+        for index in 0..<10 {
+            cache.store(index, for: "k\(index)", size: 100, expires: now + .seconds(60), now: now + .milliseconds(index))
+        }
+        #expect(cache.bytes <= 1000)
+        #expect(cache.entry(for: "k0", now: now) == nil)
+        #expect(cache.entry(for: "k9", now: now)?.value == 9)
+        cache.store(99, for: "big", size: 300, expires: now + .seconds(60), now: now)
+        #expect(cache.entry(for: "big", now: now) == nil)
+    }
+
+    @Test("removeAll empties it, and a value computed before it is not stored after it")
+    func generations() {
+        let cache = ExpiringCache<Int>(maxBytes: 10_000)
+        let now = ContinuousClock.now
+        let before = cache.generation
+        cache.store(1, for: "a", size: 10, expires: now + .seconds(60), generation: before, now: now)
+        cache.removeAll()
+        #expect(cache.entry(for: "a", now: now) == nil && cache.bytes == 0)
+        cache.store(2, for: "b", size: 10, expires: now + .seconds(60), generation: before, now: now)
+        #expect(cache.entry(for: "b", now: now) == nil)
+        cache.store(3, for: "b", size: 10, expires: now + .seconds(60), generation: cache.generation, now: now)
+        #expect(cache.entry(for: "b", now: now)?.value == 3)
+    }
+}
