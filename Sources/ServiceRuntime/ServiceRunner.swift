@@ -28,9 +28,15 @@ public enum ServiceRunner {
     /// its own and unmap it when freed. glibc's default raises that threshold as large buffers
     /// are freed, after which they come from heaps that rarely shrink, and memory taken by one
     /// burst (a client sending megabytes) would stay taken after it left.
+    ///
+    /// And two malloc arenas, not glibc's default of eight per core: every thread that touches
+    /// malloc under contention gets an arena of its own, and each keeps its freed memory. The
+    /// processes' allocations are small and short; two arenas keep contention low on the
+    /// event loops and the task pool while memory stays with the process that used it.
     static func returnLargeBuffersToTheSystem() {
         #if canImport(Glibc)
         _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
+        _ = glibcMallopt(-8 /* M_ARENA_MAX */, 2)
         #endif
     }
 

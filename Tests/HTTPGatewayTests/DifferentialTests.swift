@@ -23,7 +23,8 @@ struct DifferentialTests {
         // Character pages: the page rules, filters trimmed and decoded, next/prev repeating them.
         "/api/character", "/api/character/", "/api/character?page=2", "/api/character/?page=3",
         "/api/character?page=25", "/api/character?page=26", "/api/character?page=0", "/api/character?page=abc",
-        "/api/character?page=-3", "/api/character?name=rick", "/api/character?name=rick&page=2",
+        "/api/character?page=-3", "/api/character?page=1000001", "/api/character?page=99999999999", "/api/character?page=2.7",
+        "/api/character?name=rick", "/api/character?name=rick&page=2",
         "/api/character?name=%20rick%20", "/api/character?name=Rick%20Sanchez", "/api/character?name=rick+sanchez",
         "/api/character?status=alive&gender=female", "/api/character?gender=male", "/api/character?gender=Male&page=3",
         "/api/character?species=Humanoid&page=2", "/api/character?type=Parasite", "/api/character?name=Mr.%20Poopybutthole",
@@ -33,7 +34,9 @@ struct DifferentialTests {
         "/api/character/1", "/api/character/1/", "/api/character/493", "/api/character/494", "/api/character/0",
         "/api/character/abc", "/api/character/1,2,3", "/api/character/3,1,2,1", "/api/character/[1,2,3]",
         "/api/character/[1,2,9999]", "/api/character/1,2]", "/api/character/[1,2", "/api/character/[abc]",
-        "/api/character/[]", "/API/Character/2",
+        "/api/character/[]", "/API/Character/2", "/api/character/1,2.5", "/api/character/[1.5,2]",
+        "/api/character/%5B%221%22,2%5D", "/api/character/[1,null]", "/api/character/1.5", "/api/character/1e2",
+        "/api/character/12abc", "/api/character/99999999999999999999",
         // Avatars.
         "/api/character/avatar/1.jpeg", "/api/character/avatar/7.jpeg", "/api/character/avatar",
         "/api/character/avatar/9999.jpeg", "/api/character/avatar/1.png",

@@ -1,4 +1,4 @@
-import Messaging
+@testable import Messaging
 import NIOCore
 import Testing
 
@@ -40,5 +40,21 @@ struct ExpiringCacheTests {
         #expect(cache.entry(for: "b", now: now) == nil)
         cache.store(3, for: "b", size: 10, expires: now + .seconds(60), generation: cache.generation, now: now)
         #expect(cache.entry(for: "b", now: now)?.value == 3)
+    }
+}
+
+extension ExpiringCacheTests {
+    @Test("storing the same few keys again and again, as they expire, keeps memory flat")
+    func noGrowthUnderChurn() {
+        let cache = ExpiringCache<Int>(maxBytes: 1_000_000)
+        var now = ContinuousClock.now
+        for round in 0..<20_000 {
+            let key = "k\(round % 300)"
+            _ = cache.entry(for: key, now: now)
+            cache.store(round, for: key, size: 100, expires: now + .milliseconds(1), now: now)
+            now += .milliseconds(1)
+        }
+        #expect(cache.positions <= 2 * 300 + 64 + 1)
+        #expect(cache.bytes <= 300 * (100 + 64 + 5))
     }
 }

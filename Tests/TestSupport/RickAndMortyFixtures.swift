@@ -95,26 +95,42 @@ public final class RickAndMortyFixtures: Sendable {
     /// `validateArrayParams`, then `queryById`.
     private func byID(_ kind: String, _ segment: String) -> UpstreamResponse {
         let all = Self.records(kind)
-        var ids: [Int]?
+        // JavaScript's Number: white space trimmed, "" is 0, nil for NaN.
+        func number(_ text: String) -> Double? {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty ? 0 : Double(trimmed).flatMap { $0.isFinite ? $0 : nil }
+        }
+        var ids: [Double]?
         if segment.range(of: #"\[.+\]$"#, options: .regularExpression) != nil {
             guard let parsed = try? JSONSerialization.jsonObject(with: Data(segment.utf8)) as? [Any] else {
                 return error(500, "Bad... bad array :/")
             }
-            ids = parsed.compactMap { ($0 as? NSNumber)?.intValue }
-        } else if segment.contains(","), !segment.contains("["), !segment.contains("]"), segment.count > 1 {
-            ids = segment.split(separator: ",", omittingEmptySubsequences: false).compactMap { part in
-                let text = part.trimmingCharacters(in: .whitespaces)
-                return text.isEmpty ? 0 : Int(text)
+            // MongoDB casts each to a number; what cannot be one matches nothing.
+            ids = parsed.compactMap { element in
+                if let text = element as? String { return number(text) }
+                return element is NSNull || element is [Any] ? nil : (element as? NSNumber)?.doubleValue
             }
+        } else if segment.contains(","), !segment.contains("["), !segment.contains("]"), segment.count > 1 {
+            var numbers: [Double] = []
+            for part in segment.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let value = number(String(part)) else { return error(500, "Hey! you must provide an id") }
+                numbers.append(value)
+            }
+            ids = numbers
         } else if segment.contains("[") || segment.contains("]") {
             return error(500, "Bad... bad array :/")
         }
         if let ids {
             let wanted = Set(ids)
-            return json(all.filter { wanted.contains($0["id"] as? Int ?? 0) })
+            return json(all.filter { wanted.contains(Double($0["id"] as? Int ?? 0)) })
         }
-        guard let id = Int(segment.trimmingCharacters(in: .whitespaces)) else { return error(500, "Hey! you must provide an id") }
-        guard let record = all.first(where: { $0["id"] as? Int == id }) else { return notFound("\(kind.capitalized) not found") }
+        // parseInt must give a number; then the database casts the text itself.
+        let trimmed = segment.trimmingCharacters(in: .whitespaces)
+        let unsigned = trimmed.hasPrefix("+") || trimmed.hasPrefix("-") ? String(trimmed.dropFirst()) : trimmed
+        guard unsigned.first?.isASCII == true, unsigned.first?.isNumber == true, let id = number(segment) else {
+            return error(500, "Hey! you must provide an id")
+        }
+        guard let record = all.first(where: { Double($0["id"] as? Int ?? 0) == id }) else { return notFound("\(kind.capitalized) not found") }
         return json(record)
     }
 
@@ -123,7 +139,7 @@ public final class RickAndMortyFixtures: Sendable {
     private func list(_ kind: String, path: String, request: UpstreamRequest) -> UpstreamResponse {
         let query = request.query
         let pageText = (query["page"] ?? "").trimmingCharacters(in: .whitespaces)
-        let page = Double(pageText).map { $0 >= 1 && $0 < 1e9 ? Int($0) : 1 } ?? 1
+        let page = Double(pageText).map { $0 >= 1 ? Int(min($0, 1e15)) : 1 } ?? 1
         let allowed = ["character": ["name", "status", "species", "type", "gender"], "location": ["name", "type", "dimension"],
                        "episode": ["name", "episode"]][kind]!
         func filter(_ name: String) -> String? {

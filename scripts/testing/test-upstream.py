@@ -52,25 +52,39 @@ def rickandmorty(path, query, keys):
         return error(404, "There is nothing here.")
     if len(parts) == 2:
         segment = parts[1]
+
+        def number(text):  # JavaScript's Number: trimmed, "" is 0, None for NaN
+            text = text.strip()
+            try:
+                value = float(text) if text else 0.0
+                return value if value == value and abs(value) != float("inf") else None
+            except ValueError:
+                return None
         ids = None
         if re.search(r"\[.+\]$", segment):
             try:
-                ids = [i for i in json.loads(segment) if isinstance(i, int)]
-            except (ValueError, TypeError):
+                parsed = json.loads(segment)
+                assert isinstance(parsed, list)
+            except (ValueError, AssertionError):
                 return error(500, "Bad... bad array :/")
+            ids = [number(v) if isinstance(v, str) else v for v in parsed
+                   if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
         elif "," in segment and "[" not in segment and "]" not in segment and len(segment) > 1:
-            ids = [int(i.strip() or "0") for i in segment.split(",") if (i.strip() or "0").lstrip("-").isdigit()]
+            ids = [number(part) for part in segment.split(",")]
+            if None in ids:
+                return error(500, "Hey! you must provide an id")
         elif "[" in segment or "]" in segment:
             return error(500, "Bad... bad array :/")
         if ids is not None:
             return 200, "application/json", json.dumps([r for r in records if r["id"] in ids]).encode()
-        if not segment.strip().lstrip("-").isdigit():
+        unsigned = segment.strip().lstrip("+-")
+        if not unsigned[:1].isdigit() or number(segment) is None:
             return error(500, "Hey! you must provide an id")
-        found = [r for r in records if r["id"] == int(segment)]
+        found = [r for r in records if r["id"] == number(segment)]
         return (200, "application/json", json.dumps(found[0]).encode()) if found else error(404, f"{kind.capitalize()} not found")
     try:
         page = float(query.get("page", "").strip())
-        page = int(page) if 1 <= page < 1e9 else 1
+        page = int(min(page, 1e15)) if page >= 1 else 1
     except ValueError:
         page = 1
     filters = {name: query.get(name, "").strip() for name in ALLOWED[kind] if query.get(name, "").strip()}

@@ -25,11 +25,12 @@ struct HTTPGatewayConfiguration: Sendable {
     var cacheTTL: Duration = .milliseconds(Defaults.httpCacheMilliseconds)
     var cacheBytes: Int = Defaults.httpCacheBytes
 
-    /// `host:port` as `RNM_HTTP_ADDRESS` gives it.
+    /// `host:port` as `RNM_HTTP_ADDRESS` gives it (`[::1]:8080` for an IPv6 address).
     static func parseAddress(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
-        let host = String(text[..<colon])
-        return host.isEmpty ? nil : (host, port)
+        var host = Substring(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        return host.isEmpty ? nil : (String(host), port)
     }
 }
 
@@ -43,8 +44,8 @@ enum HTTPGatewayApp {
                                   maxFrameBytes: configuration.maxFrameBytes, logger: logger)
         let base = configuration.publicURL.hasSuffix("/") ? String(configuration.publicURL.dropLast()) : configuration.publicURL
         let endpoints = RickAndMortyEndpoints(gateway: gateway, shapes: PublicShapes(apiBase: base + "/api"),
-                                              timeout: configuration.requestTimeout)
-        let universities = UniversitySearch(gateway: gateway, timeout: configuration.requestTimeout)
+                                              timeout: configuration.requestTimeout, logger: logger)
+        let universities = UniversitySearch(gateway: gateway, timeout: configuration.requestTimeout, logger: logger)
         let router = PublicAPIRoutes.router(endpoints: endpoints, universities: universities, maxURLBytes: configuration.maxURLBytes,
                                             cache: ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes))
         let seconds = configuration.idleTimeout.components.seconds

@@ -2,7 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// What every HTTPGateway response gets, whatever the route: only GET and HEAD (405 with
-/// `Allow` otherwise; nothing that changes data is served over HTTP), a bounded request target
+/// `Allow` otherwise; nothing that changes data is served over HTTP; OPTIONS answers a
+/// browser's preflight), a bounded request target
 /// (414), the API's own 404 body for an unknown path, and `Access-Control-Allow-Origin: *` as
 /// the public API sends it.
 struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -10,7 +11,11 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
-        if request.method != .get, request.method != .head {
+        if request.method == .options {
+            // A browser's preflight: what any origin may do here.
+            response = Response(status: .noContent, headers: [.allow: "GET, HEAD, OPTIONS", .accessControlAllowMethods: "GET, HEAD",
+                                                              .accessControlMaxAge: "86400"])
+        } else if request.method != .get, request.method != .head {
             response = PublicResponse.error("\(request.method.rawValue) is not allowed: this API only reads (GET, HEAD)",
                                             status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
         } else if request.uri.description.utf8.count > maxURLBytes {

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HTTPTypes
 import Hummingbird
+import Logging
 import Messaging
 import NIOCore
 import RnmAPI
@@ -36,24 +37,32 @@ enum PublicResponse {
 
     /// A failure of rnm itself, mapped to HTTP in this one place: a process away or overloaded
     /// → 503 with `Retry-After`; the upstream down with nothing cached → 502; too slow → 504;
-    /// a parameter rnm refuses → 400.
-    static func failure(_ error: any Error) -> Response {
+    /// a parameter rnm refuses → 400. The messages are written for the API's clients: socket
+    /// paths and internal errors stay in the log (`logger`).
+    static func failure(_ error: any Error, logger: Logger) -> Response {
         guard let error = error as? RPCError else {
-            return self.error("internal error: \(error)", status: .internalServerError)
+            logger.error("request failed", metadata: ["error": "\(error)"])
+            return self.error("internal error", status: .internalServerError)
         }
+        logger.notice("request failed", metadata: ["code": "\(error.code)", "service": "\(error.service)", "error": "\(error.message)"])
         switch error.code {
-        case .serviceUnavailable, .overloaded:
-            return self.error(error.message, status: .serviceUnavailable, headers: [.retryAfter: "1"])
+        case .serviceUnavailable:
+            let what = ["characters", "universities"].contains(error.service) ? "its \(error.service) service is" : "it is"
+            return self.error("rnm cannot answer now: \(what) not running; retry shortly", status: .serviceUnavailable,
+                              headers: [.retryAfter: "1"])
+        case .overloaded:
+            return self.error("rnm is overloaded; retry shortly", status: .serviceUnavailable, headers: [.retryAfter: "1"])
         case .upstreamUnavailable:
-            return self.error(error.message, status: .badGateway)
+            let status = error.upstreamStatus.map { " (it answered \($0))" } ?? ""
+            return self.error("the upstream API is unavailable\(status) and rnm has nothing cached for this request", status: .badGateway)
         case .timeout:
-            return self.error(error.message, status: .gatewayTimeout)
+            return self.error("rnm did not answer in time; retry shortly", status: .gatewayTimeout)
         case .invalidParams:
-            return self.error(error.message, status: .badRequest)
+            return self.error(error.message.replacing("invalid params: ", with: ""), status: .badRequest)
         case .notFound:
             return self.error(error.message, status: .notFound)
         default:
-            return self.error(error.message, status: .internalServerError)
+            return self.error("internal error", status: .internalServerError)
         }
     }
 

@@ -26,10 +26,11 @@ struct PublicQuery: Sendable {
         return value
     }
 
-    /// `page` as the API reads it: a number above 0, else 1.
+    /// `page` as the API reads it: a number of 1 or more (its whole part), else 1. Huge ones are
+    /// kept huge (capped to fit an `Int`): they are past the end, not page 1.
     var page: Int {
-        guard let text = self["page"]?.trimmingWhitespace, let number = Double(text), number >= 1, number < 1e9 else { return 1 }
-        return Int(number)
+        guard let text = self["page"]?.trimmingWhitespace, let number = Double(text), number >= 1 else { return 1 }
+        return number >= 1e15 ? Int(1e15) : Int(number)
     }
 
     /// `&name=rick&status=alive`: the allowed filters present, in the request's order, as the

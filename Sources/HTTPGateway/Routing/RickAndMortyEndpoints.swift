@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Hummingbird
+import Logging
 import Messaging
 import NIOCore
 import RnmAPI
@@ -16,12 +17,15 @@ struct RickAndMortyEndpoints: Sendable {
     let gateway: ServiceLink
     let shapes: PublicShapes
     let timeout: Duration
+    let logger: Logger
 
     static let nothingHere = "There is nothing here"
     /// The Express server's own 404 for an unknown path (with the period it has there).
     static let unknownPath = "There is nothing here."
     /// The API's limit of ids per `getMany` call; longer lists are asked in parts.
     static let idsPerCall = 100
+    /// The highest page the services answer (their `page` limit).
+    static let maxPage = 1_000_000
 
     /// `GET /api`.
     func root() -> Response {
@@ -36,6 +40,8 @@ struct RickAndMortyEndpoints: Sendable {
     /// the filters; a page past the end or no match is 404.
     func list(_ kind: PublicResource, path: String, query: PublicQuery) async -> Response {
         let page = query.page
+        // Past any list there is (20 million records): nothing here, without asking.
+        guard page <= Self.maxPage else { return notFoundPage() }
         do {
             let answer: (count: Int, pages: Int, results: [JSONValue], freshness: Freshness)
             switch kind {
@@ -66,7 +72,7 @@ struct RickAndMortyEndpoints: Sendable {
                                                    results: answer.results),
                                        freshness: answer.freshness)
         } catch {
-            return PublicResponse.failure(error)
+            return PublicResponse.failure(error, logger: logger)
         }
     }
 
@@ -79,6 +85,7 @@ struct RickAndMortyEndpoints: Sendable {
         case .badArray: return PublicResponse.error(IDSegment.badArrayMessage, status: .internalServerError)
         case .badID: return PublicResponse.error(IDSegment.badIDMessage, status: .internalServerError)
         case .one(let id): (wanted, single) = ([id], true)
+        case .absent: return PublicResponse.error(kind.notFoundMessage, status: .notFound)
         case .many(let ids): (wanted, single) = (ids, false)
         }
         // Ids outside the API's range exist nowhere: no need to ask.
@@ -92,8 +99,8 @@ struct RickAndMortyEndpoints: Sendable {
                 start += part.count
                 let (found, partFreshness, unchecked) = try await batch(kind, part)
                 guard unchecked.isEmpty else {
-                    return PublicResponse.error("cannot fetch \(kind.rawValue) \(unchecked.map(String.init).joined(separator: ",")) and it is not cached: the upstream is unavailable",
-                                                status: .badGateway)
+                    let named = unchecked.prefix(10).map(String.init).joined(separator: ",") + (unchecked.count > 10 ? ",…" : "")
+                    return PublicResponse.error("the upstream API is unavailable and \(kind.rawValue) \(named) is not cached", status: .badGateway)
                 }
                 records += found
                 freshness = freshness.map { Self.older($0, partFreshness) } ?? partFreshness
@@ -104,7 +111,7 @@ struct RickAndMortyEndpoints: Sendable {
             }
             return PublicResponse.json(.array(records), freshness: freshness)
         } catch {
-            return PublicResponse.failure(error)
+            return PublicResponse.failure(error, logger: logger)
         }
     }
 
@@ -122,7 +129,7 @@ struct RickAndMortyEndpoints: Sendable {
         } catch let error as RPCError where error.code == .notFound {
             return PublicResponse.error(Self.unknownPath, status: .notFound)
         } catch {
-            return PublicResponse.failure(error)
+            return PublicResponse.failure(error, logger: logger)
         }
     }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import Messaging
 import RnmAPI
 import ServiceRuntime
@@ -8,6 +9,7 @@ import ServiceRuntime
 struct UniversitySearch: Sendable {
     let gateway: ServiceLink
     let timeout: Duration
+    let logger: Logger
 
     func search(_ query: PublicQuery) async -> Response {
         let country = query["country"].flatMap { $0.isEmpty ? nil : $0 }
@@ -26,7 +28,7 @@ struct UniversitySearch: Sendable {
             }
             return PublicResponse.json(.array(list.items.map(PublicShapes.university)), freshness: list.freshness)
         } catch {
-            return PublicResponse.failure(error)
+            return PublicResponse.failure(error, logger: logger)
         }
     }
 }

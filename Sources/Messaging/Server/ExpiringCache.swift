@@ -37,6 +37,9 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
     /// Bytes held now.
     public var bytes: Int { state.withLock { $0.bytes } }
 
+    /// Positions kept for eviction (for tests: it must stay proportional to the entries).
+    var positions: Int { state.withLock { $0.order.count - $0.head } }
+
     /// The entry for `key` while it has not expired (an expired one is dropped).
     public func entry(for key: String, now: ContinuousClock.Instant = .now) -> Entry? {
         state.withLock { state in
@@ -70,9 +73,13 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
                     state.bytes -= entry.size
                 }
             }
-            // Forget the positions already passed once they are most of the list.
-            if state.head > 1024, state.head * 2 > state.order.count {
-                state.order.removeFirst(state.head)
+            // Positions of values replaced, expired or evicted pile up in `order`: rebuild it
+            // from the live entries once it holds more than twice as many, so its length stays
+            // proportional to what is kept.
+            if state.order.count - state.head > 2 * state.entries.count + 64 {
+                state.order = state.order[state.head...].filter { position in
+                    state.entries[position.key]?.storedAt == position.storedAt
+                }
                 state.head = 0
             }
         }
