@@ -286,9 +286,16 @@ def main():
     def check(what, value, goal, ok):
         print(f"| {what} | {value} | {goal} | {'ok' if ok else 'MISSED'} |")
         checks.append(ok)
+    # The targets of issue 17 (and 18 for the HTTP front), as BENCHMARKS.md lists them.
+    gw1 = results["get via Gateway, 1 conn"]["p50Us"]
+    lists = results["list page via Gateway, 32 conns"]["perSecond"]
+    unis = results["universities.get via Gateway, 32 conns"]["perSecond"]
     check("Gateway get at 32 conns ÷ C relay 2 hops", f"{gw32 / relay32:.2f}×", "≥ 0.35×", gw32 / relay32 >= 0.35)
-    check("Gateway ÷ direct to service (32 conns)", f"{gw32 / direct32:.2f}×", "≥ 0.60×", gw32 / direct32 >= 0.6)
-    check(f"rnmctl characters show 1, median of {len(walls)}", f"{median_wall:.1f} ms", "≤ 25 ms", median_wall <= 25)
+    check("direct to the service at 32 conns ÷ C relay 2 hops", f"{direct32 / relay32:.2f}×", "≥ 0.50×", direct32 / relay32 >= 0.5)
+    check("Gateway get, 1 conn, p50", f"{gw1:.0f} µs", "≤ 150 µs", gw1 <= 150)
+    check("list page via Gateway at 32 conns ÷ C relay", f"{lists / relay32:.2f}×", "≥ 0.25×", lists / relay32 >= 0.25)
+    check("universities.get via Gateway at 32 conns ÷ C relay", f"{unis / relay32:.2f}×", "≥ 0.25×", unis / relay32 >= 0.25)
+    check(f"rnmctl characters show 1, median of {len(walls)}", f"{median_wall:.1f} ms", "≤ 10 ms", median_wall <= 10)
     for role, executable in System.ROLES:
         times = ready[role]
         check(f"{executable} start to ready (median of 5; first {times[0] * 1000:.0f} ms)",

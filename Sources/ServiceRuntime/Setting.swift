@@ -37,6 +37,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case charactersMaxListPages = "RNM_CHARACTERS_MAX_LIST_PAGES"
     /// Bytes of finished replies a service keeps to answer repeated reads at once.
     case replyCacheBytes = "RNM_REPLY_CACHE_BYTES"
+    /// Event loop threads of a process (its tasks run on them too).
+    case eventLoops = "RNM_EVENT_LOOPS"
     /// Where the HTTPGateway listens (`host:port`).
     case httpAddress = "RNM_HTTP_ADDRESS"
     /// The base the HTTPGateway writes into every link it returns.

@@ -2,6 +2,9 @@
 import CharacterService
 import ServiceRuntime
 
+// Tasks on the event loops' threads (see EventLoopExecutor), before anything async runs.
+EventLoopExecutor.install()
+
 // `main(arguments:)`, not `main()`: in top-level code the latter resolves to ArgumentParser's
 // synchronous overload, which cannot run an async command.
 await CharacterServiceCommand.main(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -2,6 +2,9 @@
 import HTTPGateway
 import ServiceRuntime
 
+// Tasks on the event loops' threads (see EventLoopExecutor), before anything async runs.
+EventLoopExecutor.install()
+
 // `main(arguments:)`, not `main()`: in top-level code the latter resolves to ArgumentParser's
 // synchronous overload, which cannot run an async command.
 await HTTPGatewayCommand.main(arguments: Array(CommandLine.arguments.dropFirst()))
