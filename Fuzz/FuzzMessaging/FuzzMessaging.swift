@@ -49,6 +49,12 @@ public func fuzzMessaging(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
 ///   and keeps the method and params byte for byte;
 /// - a reply re-labelled with the client's id (any length) parses and carries that id.
 private func forward(_ payload: ByteBuffer) {
+    // The fast path for canonical replies agrees with the full reading wherever both answer.
+    if let fast = Envelope.canonicalResponse(payload), let full = try? Envelope(parsing: payload) {
+        guard fast.kind == full.kind, fast.idRange == full.idRange, fast.resultRange == full.resultRange else {
+            preconditionFailure("the canonical reading of a reply differs from the full one")
+        }
+    }
     guard let envelope = try? Envelope(parsing: payload) else { return }
     _ = envelope.idDescription
     let size = payload.readableBytes

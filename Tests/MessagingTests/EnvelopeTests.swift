@@ -117,3 +117,23 @@ struct EnvelopeTests {
         #expect(json.contains(#""retryable":true"#) && json.contains(#""service":"gateway""#) && json.contains("-32004"))
     }
 }
+
+extension EnvelopeTests {
+    @Test("a reply in Frames.response's layout is located from its ends, as the full reading locates it; anything else is left to it")
+    func canonicalResponses() throws {
+        for (id, result) in [("1", "{}"), ("42", #"{"a":[1,2,{"b":"}"}],"c":null}"#), ("123456789012345678", "[1]"), ("7", #""text""#)] {
+            var frame = Frames.response(rawID: ByteBuffer(string: id), result: ByteBuffer(string: result))
+            frame.moveReaderIndex(forwardBy: FrameDecoder.headerSize)
+            let fast = try #require(Envelope.canonicalResponse(frame))
+            let full = try Envelope(parsing: frame)
+            #expect(fast.kind == .response && fast.idRange == full.idRange && fast.resultRange == full.resultRange)
+            #expect(String(buffer: fast.result!) == result && fast.integerID == Int64(id))
+        }
+        for text in [#"{"jsonrpc":"2.0","id":"a","result":1}"#, #"{"jsonrpc":"2.0","id":07,"result":1}"#,
+                     #"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}"#, #"{ "jsonrpc":"2.0","id":1,"result":1}"#,
+                     #"{"jsonrpc":"2.0","id":1,"result":}"#, #"{"jsonrpc":"2.0","id":1234567890123456789,"result":1}"#,
+                     #"{"jsonrpc":"2.0","id":1,"result":1"#] {
+            #expect(Envelope.canonicalResponse(ByteBuffer(string: text)) == nil, "\(text)")
+        }
+    }
+}

@@ -205,7 +205,7 @@ public final class RPCClient: Sendable {
     // MARK: - Event loop side
 
     func receive(_ payload: ByteBuffer) {
-        guard let envelope = try? Envelope(parsing: payload) else { return }
+        guard let envelope = Envelope.canonicalResponse(payload) ?? (try? Envelope(parsing: payload)) else { return }
         switch envelope.kind {
         case .response:
             guard let id = envelope.integerID else { return }

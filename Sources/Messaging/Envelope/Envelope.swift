@@ -135,6 +135,45 @@ public struct Envelope: Sendable {
         }
     }
 
+    /// A success response in exactly the layout ``Frames/response(rawID:result:)`` writes
+    /// (`{"jsonrpc":"2.0","id":<digits>,"result":…}`), located from its first bytes and its
+    /// last: the result, usually most of the frame, is not read. Nil for anything else, which
+    /// ``init(parsing:)`` then reads in full. A client of rnm's own processes (the Gateway
+    /// reading its services' replies) gets every reply this way; it forwards the result as
+    /// bytes and never decodes it.
+    public static func canonicalResponse(_ payload: ByteBuffer) -> Envelope? {
+        let ranges = payload.withUnsafeReadableBytes { bytes -> (id: Range<Int>, result: Range<Int>)? in
+            let prefix = Self.responsePrefix, separator = Self.resultSeparator
+            guard bytes.count > prefix.count + separator.count + 2, bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") else { return nil }
+            var index = prefix.count
+            let idStart = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            let digits = index - idStart
+            guard (1...18).contains(digits), digits == 1 || bytes[idStart] != UInt8(ascii: "0"),
+                  bytes[index...].starts(with: separator) else { return nil }
+            let resultStart = index + separator.count
+            guard resultStart < bytes.count - 1 else { return nil }
+            return (idStart..<index, resultStart..<(bytes.count - 1))
+        }
+        guard let ranges else { return nil }
+        return Envelope(payload: payload, kind: .response, method: nil, idRange: ranges.id, paramsRange: nil,
+                        resultRange: ranges.result, errorRange: nil)
+    }
+
+    private static let responsePrefix = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    private static let resultSeparator = Array(#","result":"#.utf8)
+
+    private init(payload: ByteBuffer, kind: Kind, method: String?, idRange: Range<Int>?, paramsRange: Range<Int>?,
+                 resultRange: Range<Int>?, errorRange: Range<Int>?) {
+        self.payload = payload
+        self.kind = kind
+        self.method = method
+        self.idRange = idRange
+        self.paramsRange = paramsRange
+        self.resultRange = resultRange
+        self.errorRange = errorRange
+    }
+
     /// A copy of the payload, framed, with the bytes at `range` replaced by `replacement`.
     /// This is how ids are re-labelled without touching anything else.
     public func frame(replacing range: Range<Int>, with replacement: ByteBuffer) -> ByteBuffer {
