@@ -171,6 +171,8 @@ struct RnmctlUsabilityTests {
             #expect(verbose.stderr.contains("-32001"))
             let page = try await system.rnmctl("characters", "list", "--page", "0")
             #expect(page.stderr.contains("--page") && !page.stderr.contains("\"page\""), "\(page.stderr)")
+            let zero = try await system.rnmctl("characters", "show", "0")
+            #expect(zero.status == 64 && zero.stderr.contains("<id> must be from 1"), "\(zero.stderr)")
             for arguments in [["characters", "show", "9999", "--json"], ["characters", "show", "abc", "--json"],
                               ["characters", "list", "--page", "0", "--json"], ["call", "nope.nope", "--json"],
                               ["--json", "charcters", "list"], ["characters", "list", "--timeout", "0", "--json"]] {

@@ -26,7 +26,7 @@ struct FavoritesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.favoritesRemove, IDParams(id: id)) { print("character \($0.id) is not a favorite") }
+            try await global.perform(RPCMethods.favoritesRemove, IDParams(id: id)) { print("character \($0.id) is not a favorite now (removed, if it was one)") }
         }
     }
 

@@ -68,11 +68,11 @@ enum CLIFailure: Error {
     /// Param names as the flags the user typed: `"page" must be …` → `--page must be …`.
     static func inCLITerms(_ message: String) -> String {
         var text = message.replacing("invalid params: ", with: "")
-        // (Ids are positional arguments: they keep their name.)
         for param in ["page", "name", "status", "species", "type", "gender", "dimension", "episode", "country"] {
             text = text.replacing("\"\(param)\"", with: "--\(param)")
         }
-        return text
+        // Ids are positional arguments: named as ArgumentParser names them in its own errors.
+        return text.replacing("\"id\"", with: "<id>").replacing("\"ids\"", with: "<ids>")
     }
 
     /// Classifies any error thrown while running a command.
