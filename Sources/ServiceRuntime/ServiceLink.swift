@@ -72,6 +72,14 @@ public final class ServiceLink: Service, Sendable {
         }
     }
 
+    /// The connection when it is up, without waiting; nil otherwise (``client()`` connects).
+    public var connectedClient: RPCClient? {
+        state.withLock { state in
+            if case .connected(let client) = state, client.isActive { return client }
+            return nil
+        }
+    }
+
     private func unavailable(_ reason: String) -> RPCError {
         RPCError(.serviceUnavailable, "the \(service) service is unavailable: \(reason)", service: service)
     }

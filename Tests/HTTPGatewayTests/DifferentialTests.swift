@@ -64,7 +64,8 @@ struct DifferentialTests {
     @Test("every path of the table answers as the upstream does, online; then offline after a sync, stale")
     func upstreamAndRnmAgree() async throws {
         #expect(Self.table.count >= 40)
-        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0"]) { system in
+        // The world list is one large upstream answer: more time than the suite's 1.5 s.
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0", "RNM_UPSTREAM_TIMEOUT_MS": "10000"]) { system in
             system.characterFixtures.linkBase = Self.publicURL + "/api"
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
             let client = try await system.connect()

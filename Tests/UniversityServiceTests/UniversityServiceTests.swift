@@ -135,7 +135,9 @@ struct UniversityServiceTests {
     @Test("identical fetches in flight at once are made once")
     func singleFlight() async throws {
         let harness = try await UniversityHarness.start()
-        harness.upstream.latency = .milliseconds(150)
+        // A slow upstream: all ten requests are in flight while the first fetch is, even on a
+        // machine loaded by the rest of the suite.
+        harness.upstream.latency = .milliseconds(1000)
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<10 { group.addTask { try await harness.list().count } }
             for try await count in group { #expect(count == 37) }

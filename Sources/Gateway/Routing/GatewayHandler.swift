@@ -38,6 +38,58 @@ final class GatewayHandler: RPCHandler {
         }
     }
 
+    /// The forward without a task: when the service's link is up, the request is re-labelled
+    /// and written from where it was read, and the reply is re-labelled and handed back from
+    /// the link's event loop where it arrives. Anything else (the Gateway's own health, a link
+    /// being connected) takes ``handle(_:context:)``.
+    func start(_ request: RPCRequest, context: RPCRequestContext,
+               reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) -> Bool {
+        guard let service = RPCMethods.service(answering: request.method), service != .gateway,
+              let client = links[service]?.connectedClient else { return false }
+        guard inFlight.wrappingAdd(1, ordering: .relaxed).newValue <= maxInFlight else {
+            inFlight.wrappingSubtract(1, ordering: .relaxed)
+            reply(.failure(RPCError(.overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later", service: ServiceName.gateway)))
+            return true
+        }
+        let envelope = request.envelope
+        let clientID = envelope.rawID
+        // A notification is sent as a request with the Gateway's own id (see `forward`).
+        var onProgress: RPCClient.ProgressHandler?
+        if let clientID {
+            onProgress = { (notification: Envelope) in
+                guard let range = notification.progressRequestIDRange else { return }
+                context.sendNow(frame: notification.frame(replacing: range, with: clientID))
+            }
+        }
+        let makeFrame: (Int64) -> ByteBuffer = { serviceID in envelope.frame(withID: ByteBuffer(string: String(serviceID))) }
+        let completion: @Sendable (Result<Envelope, any Error>) -> Void = { [self] outcome in
+            inFlight.wrappingSubtract(1, ordering: .relaxed)
+            switch outcome {
+            case .success(let answer):
+                guard let clientID else {
+                    reply(.success(.none))
+                    return
+                }
+                guard let idRange = answer.idRange else {
+                    reply(.failure(RPCError(.internalError, "\(service) answered without an id", service: ServiceName.gateway)))
+                    return
+                }
+                reply(.success(.frame(answer.frame(replacing: idRange, with: clientID))))
+            case .failure(let error):
+                context.logger.warning("request failed", metadata: ["service": "\(service)", "error": "\(error)"])
+                reply(.failure(error))
+            }
+        }
+        do {
+            try client.start(timeout: requestTimeout, onProgress: onProgress, dropReply: clientID == nil ? nil : context.clientBacklog,
+                             makeFrame, completion: completion)
+        } catch {
+            inFlight.wrappingSubtract(1, ordering: .relaxed)
+            reply(.failure(error))
+        }
+        return true
+    }
+
     private func forward(_ request: RPCRequest, to link: ServiceLink, context: RPCRequestContext) async throws -> RPCReply {
         let envelope = request.envelope
         guard inFlight.wrappingAdd(1, ordering: .relaxed).newValue <= maxInFlight else {

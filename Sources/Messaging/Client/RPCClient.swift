@@ -21,6 +21,9 @@ public final class RPCClient: Sendable {
     /// The socket path.
     public let socketPath: String
     private let channel: any Channel
+    /// Requests are written through it: several sent in one turn of the event loop go out in
+    /// one system call.
+    private let writer: FrameWriter
     private let state = Mutex(State())
 
     /// Asked as a reply arrives: an error to fail the request with instead of handing the
@@ -28,7 +31,8 @@ public final class RPCClient: Sendable {
     public typealias ReplyFilter = @Sendable () -> RPCError?
 
     private struct Pending {
-        var continuation: CheckedContinuation<Envelope, any Error>
+        /// Called once with the reply or the failure (a continuation's resume, or a callback).
+        var complete: @Sendable (Result<Envelope, any Error>) -> Void
         var onProgress: ProgressHandler?
         var dropReply: ReplyFilter?
         var timeout: TimeAmount?
@@ -49,6 +53,7 @@ public final class RPCClient: Sendable {
 
     private init(channel: any Channel, service: String, socketPath: String, maxFrameBytes: Int) {
         self.channel = channel
+        self.writer = FrameWriter(channel: channel)
         self.service = service
         self.socketPath = socketPath
         self.maxFrameBytes = maxFrameBytes
@@ -105,36 +110,11 @@ public final class RPCClient: Sendable {
     ///   sent) when the frame would be over the frame limit.
     public func send(timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil,
                      _ makeFrame: (Int64) -> ByteBuffer) async throws -> Envelope {
-        let id = state.withLock { state -> Int64 in
-            defer { state.nextID += 1 }
-            state.unregistered[state.nextID] = false
-            return state.nextID
-        }
-        let frame = makeFrame(id)
-        do {
-            // The peer would have to close the connection, failing every request on it.
-            try FrameTooLargeError.check(frame, maxFrameBytes: maxFrameBytes, what: "the request to \(service)")
-        } catch {
-            state.withLock { _ = $0.unregistered.removeValue(forKey: id) }
-            throw error
-        }
-        let amount = timeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
+        let (id, frame) = try prepare(makeFrame)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let failure = state.withLock { state -> (any Error)? in
-                    let cancelled = state.unregistered.removeValue(forKey: id) ?? false
-                    if let reason = state.closedReason { return RPCError(.serviceUnavailable, reason, service: service) }
-                    if cancelled { return CancellationError() }
-                    state.pending[id] = Pending(continuation: continuation, onProgress: onProgress, dropReply: dropReply, timeout: amount)
-                    return nil
-                }
-                if let failure {
-                    continuation.resume(throwing: failure)
-                    return
-                }
-                armTimer(id)
-                channel.writeAndFlush(frame).whenFailure { [self] error in
-                    fail(id, with: RPCError(.serviceUnavailable, "cannot send to \(service): \(Self.describe(error))", service: service))
+                register(id, frame: frame, timeout: timeout, onProgress: onProgress, dropReply: dropReply) {
+                    continuation.resume(with: $0)
                 }
             }
         } onCancel: {
@@ -145,6 +125,59 @@ public final class RPCClient: Sendable {
                 return false
             }
             if registered { fail(id, with: CancellationError()) }
+        }
+    }
+
+    /// ``send(timeout:onProgress:dropReply:_:)`` without a task: returns once the frame is on
+    /// its way, and calls `completion` exactly once, on the connection's event loop (or at once
+    /// when the connection is already closed), with the reply or the failure.
+    /// - Throws: ``FrameTooLargeError`` (nothing sent, `completion` not called).
+    public func start(timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil,
+                      _ makeFrame: (Int64) -> ByteBuffer,
+                      completion: @escaping @Sendable (Result<Envelope, any Error>) -> Void) throws {
+        let (id, frame) = try prepare(makeFrame)
+        register(id, frame: frame, timeout: timeout, onProgress: onProgress, dropReply: dropReply, complete: completion)
+    }
+
+    /// Picks the request's id and builds its frame.
+    /// - Throws: ``FrameTooLargeError``: the peer would have to close the connection, failing
+    ///   every request on it.
+    private func prepare(_ makeFrame: (Int64) -> ByteBuffer) throws -> (Int64, ByteBuffer) {
+        let id = state.withLock { state -> Int64 in
+            defer { state.nextID += 1 }
+            state.unregistered[state.nextID] = false
+            return state.nextID
+        }
+        let frame = makeFrame(id)
+        do {
+            try FrameTooLargeError.check(frame, maxFrameBytes: maxFrameBytes, what: "the request to \(service)")
+        } catch {
+            state.withLock { _ = $0.unregistered.removeValue(forKey: id) }
+            throw error
+        }
+        return (id, frame)
+    }
+
+    /// Registers request `id` (unless the connection is closed or the request was cancelled
+    /// before it got here: then `complete` fails at once), arms its deadline and sends it.
+    private func register(_ id: Int64, frame: ByteBuffer, timeout: Duration?, onProgress: ProgressHandler?, dropReply: ReplyFilter?,
+                          complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void) {
+        let amount = timeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
+        let failure = state.withLock { state -> (any Error)? in
+            let cancelled = state.unregistered.removeValue(forKey: id) ?? false
+            if let reason = state.closedReason { return RPCError(.serviceUnavailable, reason, service: service) }
+            if cancelled { return CancellationError() }
+            state.pending[id] = Pending(complete: complete, onProgress: onProgress, dropReply: dropReply, timeout: amount)
+            return nil
+        }
+        if let failure {
+            complete(.failure(failure))
+            return
+        }
+        armTimer(id)
+        writer.write(frame) { [self] result in
+            guard case .failure(let error) = result else { return }
+            fail(id, with: RPCError(.serviceUnavailable, "cannot send to \(service): \(Self.describe(error))", service: service))
         }
     }
 
@@ -212,9 +245,9 @@ public final class RPCClient: Sendable {
             guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
             pending.timer?.cancel()
             if let refusal = pending.dropReply?() {
-                pending.continuation.resume(throwing: refusal)
+                pending.complete(.failure(refusal))
             } else {
-                pending.continuation.resume(returning: envelope)
+                pending.complete(.success(envelope))
             }
         case .notification:
             guard let range = envelope.progressRequestIDRange,
@@ -236,14 +269,14 @@ public final class RPCClient: Sendable {
         let error = RPCError(.serviceUnavailable, reason, service: service)
         for request in pending {
             request.timer?.cancel()
-            request.continuation.resume(throwing: error)
+            request.complete(.failure(error))
         }
     }
 
     private func fail(_ id: Int64, with error: any Error) {
         let pending = state.withLock { $0.pending.removeValue(forKey: id) }
         pending?.timer?.cancel()
-        pending?.continuation.resume(throwing: error)
+        pending?.complete(.failure(error))
     }
 
     /// (Re)starts the deadline of request `id`.

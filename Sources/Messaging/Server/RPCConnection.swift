@@ -5,6 +5,11 @@ import Synchronization
 /// One client connection of an ``RPCServer``: reads frames, starts each request, and writes
 /// every reply, error and progress notification within the connection's limits.
 ///
+/// Frames are written straight to the channel (in the order they are written; each counted
+/// against the budget until the socket has taken it), so that a reply can be written from
+/// wherever it is ready: the reader for a reply-cache hit, the event loop where a forwarded
+/// reply arrives, or a request's task.
+///
 /// - No frame over the frame limit is ever written: a reply too big becomes a -32006 error
 ///   for that request alone.
 /// - Every reply and error counts against the connection's ``ConnectionBudget``: a client
@@ -16,7 +21,8 @@ struct RPCConnection: Sendable {
     let handler: any RPCHandler
     let logger: Logger
     let budget: ConnectionBudget
-    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    /// The connection's channel, written to directly.
+    let writer: FrameWriter
     /// The requests being served, each in its own task (the reader must be stoppable alone).
     let tasks = RequestTasks()
 
@@ -34,7 +40,7 @@ struct RPCConnection: Sendable {
         } catch where error is FrameDecoderError || error is FrameTimeoutError {
             logger.notice("closing connection after a bad frame", metadata: ["error": "\(error)"])
             budget.beginWrite()
-            await writeCounted(Frames.errorResponse(rawID: nil, error: RPCError(mapping: error, service: service)))
+            writeCounted(Frames.errorResponse(rawID: nil, error: RPCError(mapping: error, service: service)))
         } catch {
             logger.debug("connection read ended", metadata: ["error": "\(error)"])
         }
@@ -51,15 +57,15 @@ struct RPCConnection: Sendable {
         } catch {
             let rawID: ByteBuffer? = if case .invalid(_, let id) = error { id } else { nil }
             budget.beginWrite()
-            // Written before the next frame is read: a client sending garbage without reading
+            // Counted before the next frame is read: a client sending garbage without reading
             // is held back by its own unread errors.
-            await writeCounted(Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service)))
+            writeCounted(Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service)))
             return
         }
         guard envelope.kind != .response else {
             let error = RPCError(.invalidRequest, "invalid request: expected a request, got a response", service: service)
             budget.beginWrite()
-            await writeCounted(Frames.errorResponse(rawID: envelope.rawID, error: error))
+            writeCounted(Frames.errorResponse(rawID: envelope.rawID, error: error))
             return
         }
         // A notification over the limit waits for a slot: it has no reply to carry a -32005.
@@ -67,55 +73,77 @@ struct RPCConnection: Sendable {
         let bytes = payload.readableBytes
         switch budget.admit(bytes: bytes) {
         case .admitted:
-            if let result = handler.cachedResult(for: RPCRequest(envelope: envelope)) {
+            let request = RPCRequest(envelope: envelope)
+            if let result = handler.cachedResult(for: request) {
                 // A reply-cache hit: answered here, with no task and no trip to the database.
                 if let rawID = envelope.rawID {
-                    await writeReply(Frames.response(rawID: rawID, result: result), rawID: rawID, method: envelope.method)
+                    writeReply(Frames.response(rawID: rawID, result: result), rawID: rawID, method: envelope.method)
                 }
                 budget.finishRequest(bytes: bytes)
                 return
             }
-            tasks.start { await serve(envelope, bytes: bytes) }
+            // A handler that can answer without a task of its own (the Gateway) starts here.
+            let context = makeContext(for: envelope)
+            let started = handler.start(request, context: context) { outcome in
+                if let reply = frame(for: outcome, envelope: envelope, logger: context.logger) {
+                    writeReply(reply, rawID: envelope.rawID, method: envelope.method)
+                }
+                budget.finishRequest(bytes: bytes)
+            }
+            if !started {
+                tasks.start { await serve(envelope, context: context, bytes: bytes) }
+            }
         case .overloaded:
             let error = RPCError(.overloaded, "overloaded: more than \(budget.maxRequests) requests in flight on this connection; retry later", service: service)
-            await writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
+            writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
         case .draining:
             let error = RPCError(.serviceUnavailable, "\(service) is shutting down; retry shortly", service: service)
-            await writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
+            writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
         }
     }
 
-    /// Serves one admitted request and writes its reply.
-    private func serve(_ envelope: Envelope, bytes: Int) async {
-        let reply = await respond(to: envelope)
-        if let reply {
-            await writeReply(reply, rawID: envelope.rawID, method: envelope.method)
+    /// Serves one admitted request in its task and writes its reply.
+    private func serve(_ envelope: Envelope, context: RPCRequestContext, bytes: Int) async {
+        let outcome: Result<RPCReply, any Error>
+        do {
+            outcome = .success(try await handler.handle(RPCRequest(envelope: envelope), context: context))
+        } catch {
+            outcome = .failure(error)
+        }
+        if let reply = frame(for: outcome, envelope: envelope, logger: context.logger) {
+            writeReply(reply, rawID: envelope.rawID, method: envelope.method)
         }
         budget.finishRequest(bytes: bytes)
     }
 
-    /// Runs the handler; returns the reply frame (nil for a notification).
-    private func respond(to envelope: Envelope) async -> ByteBuffer? {
+    /// What a handler may use while it serves `envelope`.
+    private func makeContext(for envelope: Envelope) -> RPCRequestContext {
         var logger = self.logger
-        logger[metadataKey: "request-id"] = "\(RPCError.excerpt(envelope.idDescription))"
-        logger[metadataKey: "method"] = "\(RPCError.excerpt(envelope.method ?? ""))"
-        let rawID = envelope.rawID
-        let context = RPCRequestContext(logger: logger, rawID: rawID, clientBacklog: { [budget, configuration] in
+        // Metadata only when it will be printed: building it costs two strings per request.
+        if logger.logLevel <= .debug {
+            logger[metadataKey: "request-id"] = "\(RPCError.excerpt(envelope.idDescription))"
+            logger[metadataKey: "method"] = "\(RPCError.excerpt(envelope.method ?? ""))"
+        }
+        return RPCRequestContext(logger: logger, rawID: envelope.rawID, clientBacklog: { [budget, configuration] in
             configuration.dropsUnreadReplies && budget.isBacklogged ? Self.droppedReply(budget: budget, service: configuration.service) : nil
         }) { frame in
-            await writeNotification(frame)
+            writeNotification(frame)
         }
-        let started = ContinuousClock.now
-        do {
-            let reply = try await handler.handle(RPCRequest(envelope: envelope), context: context)
-            logger.debug("request served", metadata: ["latency": "\(ContinuousClock.now - started)"])
+    }
+
+    /// The reply frame for a handler's outcome (nil for a notification, or no reply); errors
+    /// mapped to their wire codes.
+    private func frame(for outcome: Result<RPCReply, any Error>, envelope: Envelope, logger: Logger) -> ByteBuffer? {
+        let rawID = envelope.rawID
+        switch outcome {
+        case .success(let reply):
             guard let rawID else { return nil }
             switch reply {
             case .result(let result): return Frames.response(rawID: rawID, result: result)
             case .frame(let frame): return frame
             case .none: return nil
             }
-        } catch {
+        case .failure(let error):
             let rpcError = RPCError(mapping: error, service: service)
             if rpcError.code == .internalError {
                 logger.error("request failed with an internal error", metadata: ["error": "\(error)"])
@@ -130,7 +158,7 @@ struct RPCConnection: Sendable {
 
     /// Writes a request's reply: a -32006 error instead when it is over the frame limit, a
     /// -32005 error instead when replies already waiting fill the connection's budget.
-    private func writeReply(_ reply: ByteBuffer, rawID: ByteBuffer?, method: String?) async {
+    private func writeReply(_ reply: ByteBuffer, rawID: ByteBuffer?, method: String?) {
         var frame = reply
         do {
             try FrameTooLargeError.check(frame, maxFrameBytes: configuration.maxFrameBytes,
@@ -142,19 +170,18 @@ struct RPCConnection: Sendable {
         if frame.readableBytes - FrameDecoder.headerSize > configuration.maxFrameBytes {
             // Even the error is over the limit (the id alone is nearly a whole frame).
             budget.beginWrite()
-            await writeCounted(frame)
+            writeCounted(frame)
             return
         }
         let size = frame.readableBytes
         if budget.reserveReply(bytes: size, always: !configuration.dropsUnreadReplies) {
-            try? await outbound.write(frame)
-            budget.releaseReply(bytes: size)
+            writer.write(frame) { [budget] _ in budget.releaseReply(bytes: size) }
             return
         }
         let error = Self.droppedReply(budget: budget, service: service)
         logger.notice("reply dropped: the client is not reading", metadata: ["bytes": "\(size)"])
         budget.beginWrite()
-        await writeCounted(Frames.errorResponse(rawID: rawID, error: error))
+        writeCounted(Frames.errorResponse(rawID: rawID, error: error))
     }
 
     /// The error that stands for a reply dropped because the client is not reading.
@@ -165,19 +192,17 @@ struct RPCConnection: Sendable {
 
     /// Writes a notification (progress) when it fits in a frame and in the budget; otherwise
     /// drops it: progress is advice, and the final reply still comes.
-    private func writeNotification(_ frame: ByteBuffer) async {
+    private func writeNotification(_ frame: ByteBuffer) {
         guard (try? FrameTooLargeError.check(frame, maxFrameBytes: configuration.maxFrameBytes, what: "a notification")) != nil,
               budget.reserveReply(bytes: frame.readableBytes) else { return }
-        try? await outbound.write(frame)
-        budget.releaseReply(bytes: frame.readableBytes)
+        let size = frame.readableBytes
+        writer.write(frame) { [budget] _ in budget.releaseReply(bytes: size) }
     }
 
     /// Writes an error frame already counted as work, then counts it done; its bytes count
     /// against the budget until written. An error that repeats a huge request id could itself
-    /// be over the limit: it is then sent with `id: null`. The write runs in a task of its own,
-    /// awaited: the reader's task may be cancelled (draining), and a write from a cancelled
-    /// task is dropped before it is made.
-    private func writeCounted(_ frame: ByteBuffer?) async {
+    /// be over the limit: it is then sent with `id: null`.
+    private func writeCounted(_ frame: ByteBuffer?) {
         guard var frame else {
             budget.finishWrite()
             return
@@ -188,10 +213,10 @@ struct RPCConnection: Sendable {
         }
         let size = frame.readableBytes
         budget.holdBytes(size)
-        let outbound = self.outbound
-        await Task { try? await outbound.write(frame) }.value
-        budget.releaseBytes(size)
-        budget.finishWrite()
+        writer.write(frame) { [budget] _ in
+            budget.releaseBytes(size)
+            budget.finishWrite()
+        }
     }
 }
 

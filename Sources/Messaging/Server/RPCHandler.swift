@@ -60,11 +60,13 @@ public struct RPCRequestContext: Sendable {
     /// unread up to its budget), or nil. The Gateway asks it as each forwarded reply arrives,
     /// so that a reply nobody reads is never held in memory.
     public let clientBacklog: @Sendable () -> RPCError?
-    private let progressSink: @Sendable (ByteBuffer) async -> Void
+    private let progressSink: @Sendable (ByteBuffer) -> Void
     private let rawID: ByteBuffer?
 
+    /// `progressSink` writes a frame to the caller's connection at once (it is queued in order
+    /// with the frames written before it).
     public init(logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
-                progressSink: @escaping @Sendable (ByteBuffer) async -> Void) {
+                progressSink: @escaping @Sendable (ByteBuffer) -> Void) {
         self.logger = logger
         self.rawID = rawID
         self.clientBacklog = clientBacklog
@@ -74,12 +76,17 @@ public struct RPCRequestContext: Sendable {
     /// Sends a `progress` notification for this request to the caller (nothing for notifications).
     public func progress(done: Int, total: Int, message: String) async {
         guard let rawID else { return }
-        await progressSink(Frames.progress(rawID: rawID, done: done, total: total, message: message))
+        progressSink(Frames.progress(rawID: rawID, done: done, total: total, message: message))
     }
 
     /// Sends a complete frame to the caller's connection (the Gateway forwards notifications so).
     public func send(frame: ByteBuffer) async {
-        await progressSink(frame)
+        progressSink(frame)
+    }
+
+    /// ``send(frame:)`` from code that is not async (a reply arriving on an event loop).
+    public func sendNow(frame: ByteBuffer) {
+        progressSink(frame)
     }
 }
 
@@ -102,10 +109,21 @@ public protocol RPCHandler: Sendable {
     /// nil. The connection asks before it starts a task for the request and answers a hit
     /// where it read it: this must be quick and must never block.
     func cachedResult(for request: RPCRequest) -> ByteBuffer?
+
+    /// Starts serving `request` without a task of its own, and later calls `reply` exactly
+    /// once, from any thread, with what ``handle(_:context:)`` would have returned (or thrown).
+    /// Returns false, calling nothing, to have the request served by ``handle(_:context:)`` in
+    /// a task instead. Must be quick and never block: the connection calls it where it read
+    /// the frame. The Gateway forwards this way.
+    func start(_ request: RPCRequest, context: RPCRequestContext,
+               reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) -> Bool
 }
 
 extension RPCHandler {
     public func cachedResult(for request: RPCRequest) -> ByteBuffer? { nil }
+
+    public func start(_ request: RPCRequest, context: RPCRequestContext,
+                      reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) -> Bool { false }
 }
 
 /// A result and how long it may be answered again as it is (nil: not at all).

@@ -122,7 +122,7 @@ public final class RPCServer: Sendable {
                 let budget = ConnectionBudget(maxRequests: configuration.maxInFlightPerConnection,
                                               maxBytes: configuration.connectionBufferBytes)
                 let served = RPCConnection(configuration: configuration, handler: handler, logger: logger,
-                                           budget: budget, outbound: outbound)
+                                           budget: budget, writer: FrameWriter(channel: connection.channel))
                 // The reader is a task of its own so that draining can stop it once nothing is
                 // owed to the client, without touching requests being served.
                 let reader = Task { await served.read(inbound) }
