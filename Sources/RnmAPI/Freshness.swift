@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Where an answer came from (docs/PROTOCOL.md §5).
 public enum Source: String, Codable, Sendable {
     case upstream, cache
@@ -13,6 +19,11 @@ public struct Freshness: Codable, Sendable, Equatable {
     public var fetchedAt: String
     /// Why the upstream could not be used; only when `stale`.
     public var upstreamError: String?
+
+    /// `fetchedAt` as a date (nil if it is not RFC 3339).
+    public var fetchedDate: Date? {
+        try? Date(fetchedAt, strategy: Date.ISO8601FormatStyle(timeZone: .gmt))
+    }
 
     public init(source: Source, stale: Bool = false, fetchedAt: String, upstreamError: String? = nil) {
         self.source = source

@@ -1,5 +1,6 @@
 import Logging
 import Messaging
+import NIOCore
 import RnmAPI
 import ServiceLifecycle
 import ServiceRuntime
@@ -8,6 +9,12 @@ extension CachingServiceConfiguration {
     /// The upstream fetcher: the configured base only, with its timeout and body limit.
     public func makeFetcher() -> URLSessionFetcher {
         URLSessionFetcher(baseURL: upstreamURL, timeoutMilliseconds: upstreamTimeoutMilliseconds, maxBodyBytes: upstreamMaxBytes)
+    }
+
+    /// The reply cache of `replyCacheBytes` (nil when that is 0: off). Give it to the database's
+    /// `invalidateOnCommit`, so that no kept reply outlives its data.
+    public func makeReplyCache() -> ExpiringCache<ByteBuffer>? {
+        replyCacheBytes > 0 ? ExpiringCache(maxBytes: replyCacheBytes) : nil
     }
 
     /// The service's server on its socket, answering with `handler`, as a lifecycle service.

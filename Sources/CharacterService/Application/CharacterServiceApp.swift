@@ -20,7 +20,7 @@ enum CharacterServiceApp {
                                        maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger,
                                        maxFilteredPages: maxListPages)
         // Finished replies of fresh reads, emptied by every change to the database.
-        let replyCache = configuration.replyCacheBytes > 0 ? ExpiringCache<ByteBuffer>(maxBytes: configuration.replyCacheBytes) : nil
+        let replyCache = configuration.makeReplyCache()
         if let replyCache { database.invalidateOnCommit(replyCache) }
         let router = CharacterRoutes.router(catalog: catalog, syncConcurrency: syncConcurrency,
                                             maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)

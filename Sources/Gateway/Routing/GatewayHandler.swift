@@ -46,14 +46,40 @@ final class GatewayHandler: RPCHandler {
                reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) -> Bool {
         guard let service = RPCMethods.service(answering: request.method), service != .gateway,
               let client = links[service]?.connectedClient else { return false }
+        forward(request, through: client, service: service, context: context, reply: reply)
+        return true
+    }
+
+    /// The forward from a task, for a link not connected yet: connects (or fails at once with
+    /// -32003 while the service is away), then forwards as ``start(_:context:reply:)`` does.
+    private func forward(_ request: RPCRequest, to link: ServiceLink, context: RPCRequestContext) async throws -> RPCReply {
+        let client: RPCClient
+        do {
+            client = try await link.client()
+        } catch {
+            context.logger.warning("request failed", metadata: ["service": "\(link.service)", "error": "\(error)"])
+            throw error
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            forward(request, through: client, service: link.service, context: context) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// One forward: counted in flight, re-labelled with an id of `client`'s and sent; the
+    /// reply, re-labelled with the client's id, goes to `reply` from the link's event loop.
+    /// Progress notifications are written to the client as they arrive, so they reach it
+    /// before the final reply. A notification is sent as a request with the Gateway's own
+    /// id, so that it stays in flight (and counts against every limit) until the service has
+    /// finished it; its reply is dropped.
+    private func forward(_ request: RPCRequest, through client: RPCClient, service: ServiceName, context: RPCRequestContext,
+                         reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) {
         guard inFlight.wrappingAdd(1, ordering: .relaxed).newValue <= maxInFlight else {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             reply(.failure(RPCError(.overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later", service: ServiceName.gateway)))
-            return true
+            return
         }
         let envelope = request.envelope
         let clientID = envelope.rawID
-        // A notification is sent as a request with the Gateway's own id (see `forward`).
         var onProgress: RPCClient.ProgressHandler?
         if let clientID {
             onProgress = { (notification: Envelope) in
@@ -87,54 +113,6 @@ final class GatewayHandler: RPCHandler {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             reply(.failure(error))
         }
-        return true
-    }
-
-    private func forward(_ request: RPCRequest, to link: ServiceLink, context: RPCRequestContext) async throws -> RPCReply {
-        let envelope = request.envelope
-        guard inFlight.wrappingAdd(1, ordering: .relaxed).newValue <= maxInFlight else {
-            inFlight.wrappingSubtract(1, ordering: .relaxed)
-            throw RPCError(.overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later", service: ServiceName.gateway)
-        }
-        defer { inFlight.wrappingSubtract(1, ordering: .relaxed) }
-        var logger = context.logger
-        logger[metadataKey: "service"] = "\(link.service)"
-        let started = ContinuousClock.now
-        do {
-            let client = try await link.client()
-            guard let clientID = envelope.rawID else {
-                // A notification is sent as a request with the Gateway's own id, so that it
-                // stays in flight (and counts against every limit) until the service has
-                // finished it; the reply is dropped.
-                _ = try await client.send(timeout: requestTimeout) { serviceID in
-                    envelope.frame(withID: ByteBuffer(string: String(serviceID)))
-                }
-                return .none
-            }
-            let progress = ProgressForwarder(context: context)
-            let reply: Envelope
-            do {
-                reply = try await client.send(timeout: requestTimeout, onProgress: { notification in
-                    guard let range = notification.progressRequestIDRange else { return }
-                    progress.forward(notification.frame(replacing: range, with: clientID))
-                }, dropReply: context.clientBacklog) { serviceID in
-                    envelope.frame(withID: ByteBuffer(string: String(serviceID)))
-                }
-            } catch {
-                await progress.drain()
-                throw error
-            }
-            // Every progress notification reaches the client before the final reply.
-            await progress.drain()
-            guard let replyIDRange = reply.idRange else {
-                throw RPCError(.internalError, "\(link.service) answered without an id", service: ServiceName.gateway)
-            }
-            logger.debug("forwarded", metadata: ["latency": "\(ContinuousClock.now - started)"])
-            return .frame(reply.frame(replacing: replyIDRange, with: clientID))
-        } catch {
-            logger.warning("request failed", metadata: ["latency": "\(ContinuousClock.now - started)", "error": "\(error)"])
-            throw error
-        }
     }
 
     /// `gateway.health`: each service's health method, with latency and last error.
@@ -164,50 +142,5 @@ final class GatewayHandler: RPCHandler {
         } catch {
             return .init(status: "down", latencyMs: nil, lastError: (error as? RPCError)?.message ?? "\(error)")
         }
-    }
-}
-
-/// Forwards a request's progress notifications to its client in the order they came, and
-/// lets the request wait until they are all written before its final reply. The queue and
-/// its writer task are made only for a request that reports progress.
-final class ProgressForwarder: Sendable {
-    private struct State {
-        var queue: AsyncStream<ByteBuffer>.Continuation?
-        var writer: Task<Void, Never>?
-        /// Set by `drain`: a notification arriving after the final reply is dropped.
-        var finished = false
-    }
-
-    private let context: RPCRequestContext
-    private let state = Mutex(State())
-
-    init(context: RPCRequestContext) {
-        self.context = context
-    }
-
-    /// Queues `frame` (called on the connection's event loop, in arrival order).
-    func forward(_ frame: ByteBuffer) {
-        state.withLock { state in
-            guard !state.finished else { return }
-            if state.queue == nil {
-                let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
-                let context = self.context
-                state.queue = continuation
-                state.writer = Task {
-                    for await frame in stream { await context.send(frame: frame) }
-                }
-            }
-            state.queue?.yield(frame)
-        }
-    }
-
-    /// Returns once every queued notification is written.
-    func drain() async {
-        let writer = state.withLock { state -> Task<Void, Never>? in
-            state.finished = true
-            state.queue?.finish()
-            return state.writer
-        }
-        await writer?.value
     }
 }

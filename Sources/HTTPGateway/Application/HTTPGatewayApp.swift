@@ -48,9 +48,8 @@ enum HTTPGatewayApp {
         let universities = UniversitySearch(gateway: gateway, timeout: configuration.requestTimeout, logger: logger)
         let router = PublicAPIRoutes.router(endpoints: endpoints, universities: universities, maxURLBytes: configuration.maxURLBytes,
                                             cache: ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes))
-        let seconds = configuration.idleTimeout.components.seconds
         let http1 = HTTP1Channel.Configuration(
-            idleTimeout: .milliseconds(seconds * 1000 + configuration.idleTimeout.components.attoseconds / 1_000_000_000_000_000),
+            idleTimeout: TimeAmount(configuration.idleTimeout),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
         )
         let application = Application(

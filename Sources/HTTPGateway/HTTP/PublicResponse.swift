@@ -79,7 +79,7 @@ enum PublicResponse {
         case (.cache, true):
             headers[cacheStatus] = "rnm; fwd=stale; detail=\(quotedParameter(freshness.upstreamError ?? "the upstream failed"))"
         }
-        if let fetched = try? Date(freshness.fetchedAt, strategy: Date.ISO8601FormatStyle(timeZone: .gmt)) {
+        if let fetched = freshness.fetchedDate {
             headers[.age] = String(max(0, Int(now.timeIntervalSince(fetched))))
         }
         return headers

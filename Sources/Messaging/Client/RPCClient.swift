@@ -162,7 +162,7 @@ public final class RPCClient: Sendable {
     /// before it got here: then `complete` fails at once), arms its deadline and sends it.
     private func register(_ id: Int64, frame: ByteBuffer, timeout: Duration?, onProgress: ProgressHandler?, dropReply: ReplyFilter?,
                           complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void) {
-        let amount = timeout.map { TimeAmount.nanoseconds(Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) }
+        let amount = timeout.map(TimeAmount.init)
         let failure = state.withLock { state -> (any Error)? in
             let cancelled = state.unregistered.removeValue(forKey: id) ?? false
             if let reason = state.closedReason { return RPCError(.serviceUnavailable, reason, service: service) }

@@ -118,7 +118,8 @@ public final class RPCServer: Sendable {
 
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         do {
-            try await connection.executeThenClose { inbound, outbound in
+            // Frames are written straight to the channel (`FrameWriter`), not through `outbound`.
+            try await connection.executeThenClose { inbound, _ in
                 let budget = ConnectionBudget(maxRequests: configuration.maxInFlightPerConnection,
                                               maxBytes: configuration.connectionBufferBytes)
                 let served = RPCConnection(configuration: configuration, handler: handler, logger: logger,

@@ -35,13 +35,19 @@ public final class ReplyCacheInvalidator: TransactionObserver, @unchecked Sendab
     }
 }
 
+extension DatabasePool {
+    /// Empties `cache` after every transaction that changes this database.
+    public func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
+        add(transactionObserver: ReplyCacheInvalidator(cache: cache), extent: .databaseLifetime)
+    }
+}
+
 extension Freshness {
     /// Until when this answer may be given again as it is: an answer fresh from the cache,
     /// until its data is `maxAge` seconds old. Nil for anything else: just fetched (the next
     /// answer says `cache`), stale, or a service that always asks the upstream first.
     public func validUntil(maxAge: Double, now: Date = Date()) -> ContinuousClock.Instant? {
-        guard source == .cache, !stale, maxAge > 0,
-              let fetched = try? Date(fetchedAt, strategy: Date.ISO8601FormatStyle(timeZone: .gmt)) else { return nil }
+        guard source == .cache, !stale, maxAge > 0, let fetched = fetchedDate else { return nil }
         let remaining = fetched.timeIntervalSince(now) + maxAge
         guard remaining > 0.001 else { return nil }
         return .now + .milliseconds(Int64(remaining * 1000))

@@ -16,7 +16,7 @@ enum UniversityServiceApp {
         let catalog = UniversityCatalog(database: database, upstream: HipoUpstream(fetcher: configuration.makeFetcher()),
                                         maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger)
         // Finished replies of fresh reads, emptied by every change to the database.
-        let replyCache = configuration.replyCacheBytes > 0 ? ExpiringCache<ByteBuffer>(maxBytes: configuration.replyCacheBytes) : nil
+        let replyCache = configuration.makeReplyCache()
         if let replyCache { database.invalidateOnCommit(replyCache) }
         let router = UniversityRoutes.router(catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
         return [configuration.makeServer(.universities, handler: router, logger: logger, onListening: onListening)]

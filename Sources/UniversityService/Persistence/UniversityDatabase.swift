@@ -24,7 +24,7 @@ struct UniversityDatabase: Sendable {
 
     /// Empties `cache` after every transaction that changes this database.
     func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
-        pool.add(transactionObserver: ReplyCacheInvalidator(cache: cache), extent: .databaseLifetime)
+        pool.invalidateOnCommit(cache)
     }
 
     static var migrator: DatabaseMigrator {

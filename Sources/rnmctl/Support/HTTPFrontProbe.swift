@@ -23,15 +23,14 @@ enum HTTPFrontProbe {
         let group = MultiThreadedEventLoopGroup.singleton
         let promise = group.next().makePromise(of: Int.self)
         do {
-            let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
             let channel = try await ClientBootstrap(group: group)
-                .connectTimeout(.milliseconds(milliseconds))
+                .connectTimeout(TimeAmount(timeout))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(StatusLineReader(promise: promise)) }
                 }
                 .connect(host: host == "0.0.0.0" ? "127.0.0.1" : host, port: port).get()
-            let timer = channel.eventLoop.scheduleTask(in: .milliseconds(milliseconds)) {
-                promise.fail(ChannelError.connectTimeout(.milliseconds(milliseconds)))
+            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+                promise.fail(ChannelError.connectTimeout(TimeAmount(timeout)))
             }
             try await channel.writeAndFlush(ByteBuffer(string: "GET /api HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n\r\n")).get()
             let status = try await promise.futureResult.get()
