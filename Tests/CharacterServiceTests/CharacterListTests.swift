@@ -101,6 +101,8 @@ struct CharacterListTests {
     @Test("10 concurrent identical cold gets make 1 character request")
     func singleFlight() async throws {
         let harness = try await CharacterHarness.start()
+        // Most join the first fetch in flight; the ones that miss the cache as it ends find
+        // the character stored instead of fetching again, however the machine is loaded.
         harness.upstream.latency = .milliseconds(150)
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<10 { group.addTask { try await harness.call(RPCMethods.charactersGet, .init(id: 3)).character.name } }

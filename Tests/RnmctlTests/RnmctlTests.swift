@@ -11,7 +11,7 @@ struct RnmctlTests {
     func charactersList() async throws {
         let system = try await RnmSystem.start()
         let human = try await system.rnmctl("characters", "list", "--page", "8")
-        #expect(human.status == 0)
+        #expect(human.status == 0, "\(human.stderr)")
         let tableLines: [Substring] = human.stdout.split(separator: "\n").dropLast()
         #expect(tableLines.allSatisfy { $0.count <= 40 }, "the table fits 40 columns")
         #expect(human.stdout.contains("Hole in the Wall Where the Men Can") && human.stdout.contains("See it All"), "wrapped, never cut")

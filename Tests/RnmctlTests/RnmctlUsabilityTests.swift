@@ -14,7 +14,7 @@ struct RnmctlUsabilityTests {
             let health = try await ChildProcess.run("rnmctl", ["--socket", system.socket(.characters), "--timeout", "2", "call", "characters.health"])
             #expect(health.status == 0 && health.stdout.contains(#""service":"characters""#), "\(health.stderr)")
             let json = try await system.rnmctl("--json", "characters", "show", "1")
-            #expect(json.status == 0)
+            #expect(json.status == 0, "\(json.stderr)")
             #expect(try JSONDecoder().decode(Fresh<CharacterDetail>.self, from: Data(json.stdout.utf8)).character.id == 1)
             let middle = try await system.rnmctl("characters", "--json", "show", "1")
             #expect(middle.status == 0 && middle.stdout.hasPrefix("{"))

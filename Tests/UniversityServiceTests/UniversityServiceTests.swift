@@ -135,9 +135,9 @@ struct UniversityServiceTests {
     @Test("identical fetches in flight at once are made once")
     func singleFlight() async throws {
         let harness = try await UniversityHarness.start()
-        // A slow upstream: all ten requests are in flight while the first fetch is, even on a
-        // machine loaded by the rest of the suite.
-        harness.upstream.latency = .milliseconds(1000)
+        // A slow upstream, so that most requests join the first fetch in flight; the ones that
+        // miss the cache as it ends find its list stored instead of fetching again.
+        harness.upstream.latency = .milliseconds(150)
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<10 { group.addTask { try await harness.list().count } }
             for try await count in group { #expect(count == 37) }

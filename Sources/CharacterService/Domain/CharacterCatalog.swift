@@ -32,8 +32,8 @@ struct CharacterCatalog: Sendable {
     let logger: Logger
     /// Cached pages of filtered lists kept (least recently used evicted past it).
     var maxFilteredPages: Int = 5000
-    let pageFlights = SingleFlight<String, Fetched<FetchedPage>>()
-    let recordFlights = SingleFlight<String, Fetched<[FetchedRecord]>>()
+    let pageFlights = SingleFlight<String, PageAnswer>()
+    let recordFlights = SingleFlight<String, Fetched<[Int: StoredRecord]>>()
 
     /// How stale a page's "last used" time may get before a read refreshes it: eviction
     /// needs only rough recency, and a write per cache hit would slow every hit.
@@ -86,7 +86,14 @@ struct CharacterCatalog: Sendable {
             return try await localAnswer(resource, page: page, filters: filters, mirror: mirror, upstreamError: nil)
         }
         do {
-            let (fetched, fetchedAt) = try await pageFlights.run("\(resource.rawValue)?\(filterKey)#\(page)") { [self] in
+            // A forced fetch never takes what an identical flight just stored: it was asked for
+            // the upstream's answer now.
+            let flight = (force ? "!" : "") + "\(resource.rawValue)?\(filterKey)#\(page)"
+            let answer = try await pageFlights.run(flight, reusing: { [self] in
+                guard !force, let stored = try await cachedPage(resource, filterKey: filterKey, page: page),
+                      isFresh(stored.fetchedAt) else { return nil }
+                return stored.answer
+            }) { [self] in
                 let fetched = try await health.recording { () async throws(UpstreamError) in
                     try await upstream.page(resource, page: page, filters: filters)
                 }
@@ -97,10 +104,9 @@ struct CharacterCatalog: Sendable {
                     try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page, fetchedAt: now,
                                              maxFilteredPages: maxFilteredPages)
                 }
-                return Fetched(value: fetched, at: now)
-            }.pair
-            let answer = PageAnswer(page: page, pages: fetched.pages, count: fetched.count, items: fetched.records.map(\.json),
-                                    freshness: Freshness(source: .upstream, fetchedAt: fetchedAt.rfc3339))
+                return PageAnswer(page: page, pages: fetched.pages, count: fetched.count, items: fetched.records.map(\.json),
+                                  freshness: Freshness(source: .upstream, fetchedAt: now.rfc3339))
+            }
             return try await withTrueTotals(answer, resource: resource, filters: filters)
         } catch let error as UpstreamError {
             if fallback, let mirror {
@@ -188,10 +194,9 @@ struct CharacterCatalog: Sendable {
             throw CharacterError.notFound(resource, id: id)
         }
         do {
-            let (fetched, now) = try await fetchRecords(resource, ids: [id]).pair
-            guard let record = fetched.first(where: { $0.id == id }) else { throw CharacterError.notFound(resource, id: id) }
-            return RecordAnswer(record: StoredRecord(json: record.json, related: record.related, fetchedAt: now),
-                                freshness: Freshness(source: .upstream, fetchedAt: now.rfc3339))
+            let fetched = try await fetchRecords(resource, ids: [id], force: force)
+            guard let record = fetched.value[id] else { throw CharacterError.notFound(resource, id: id) }
+            return RecordAnswer(record: record, freshness: fetched.freshness)
         } catch let error as UpstreamError {
             guard let cached else {
                 if try await beyondMirror(resource, ids: [id]) == [id] { throw CharacterError.notFound(resource, id: id) }
@@ -215,11 +220,9 @@ struct CharacterCatalog: Sendable {
             return (found, Freshness(source: .cache, fetchedAt: (oldest ?? Date()).rfc3339), [])
         }
         do {
-            let (fetched, now) = try await fetchRecords(resource, ids: needed).pair
-            for record in fetched {
-                found[record.id] = StoredRecord(json: record.json, related: record.related, fetchedAt: now)
-            }
-            return (found, Freshness(source: .upstream, fetchedAt: now.rfc3339), [])
+            let fetched = try await fetchRecords(resource, ids: needed)
+            found.merge(fetched.value) { $1 }
+            return (found, fetched.freshness, [])
         } catch let error as UpstreamError {
             // Past a complete mirror, ids did not exist when it was made: missing, not unchecked.
             let knownAbsent = Set(try await beyondMirror(resource, ids: needed.filter { found[$0] == nil }))
@@ -239,10 +242,7 @@ struct CharacterCatalog: Sendable {
         let missing = ids.filter { found[$0] == nil }
         guard !missing.isEmpty else { return (found, nil) }
         do {
-            let (fetched, now) = try await fetchRecords(resource, ids: missing).pair
-            for record in fetched {
-                found[record.id] = StoredRecord(json: record.json, related: record.related, fetchedAt: now)
-            }
+            found.merge(try await fetchRecords(resource, ids: missing).value) { $1 }
             return (found, nil)
         } catch let error as UpstreamError {
             return (found, error)
@@ -270,31 +270,31 @@ struct CharacterCatalog: Sendable {
         let missing = answer.record.related.filter { summaries[$0] == nil }
         guard !missing.isEmpty else { return (answer, summaries, nil) }
         do {
-            for record in try await fetchRecords(.episode, ids: missing).value {
-                summaries[record.id] = EpisodeSummary(id: record.id, code: record.columns["code"] ?? "", name: record.columns["name"] ?? "",
-                                                      airDate: record.columns["airDate"] ?? "")
-            }
+            // Stored by the fetch (or by an identical one that had just ended): read back as summaries.
+            _ = try await fetchRecords(.episode, ids: missing)
+            summaries.merge(try await database.episodeSummaries(ids: missing)) { $1 }
             return (answer, summaries, nil)
         } catch let error as UpstreamError {
             return (answer, summaries, error)
         }
     }
 
-    /// Fetches records and stores them in one transaction; identical fetches in flight are made once.
-    private func fetchRecords(_ resource: Resource, ids: [Int]) async throws -> Fetched<[FetchedRecord]> {
-        let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
-        return try await recordFlights.run(key) { [self] in
+    /// Fetches records, stores them in one transaction and answers them as stored. Identical
+    /// fetches in flight are made once, and unless `force` a new one first looks whether the
+    /// records were just stored, fresh, by an identical fetch that had ended.
+    private func fetchRecords(_ resource: Resource, ids: [Int], force: Bool = false) async throws -> Fetched<[Int: StoredRecord]> {
+        let key = (force ? "!" : "") + "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
+        return try await recordFlights.run(key, reusing: { [self] in
+            guard !force else { return nil }
+            let stored = try await database.records(resource, ids: ids)
+            guard stored.count == Set(ids).count, let oldest = stored.values.map(\.fetchedAt).min(), isFresh(oldest) else { return nil }
+            return Fetched(value: stored, at: oldest, source: .cache)
+        }) { [self] in
             let records = try await health.recording { () async throws(UpstreamError) in try await upstream.records(resource, ids: ids) }
             let now = Date()
             try await database.store(records: records, resource: resource, fetchedAt: now)
-            return Fetched(value: records, at: now)
+            let stored = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
+            return Fetched(value: Dictionary(stored) { $1 }, at: now)
         }
     }
-}
-
-/// An upstream answer and the time it was stored with.
-struct Fetched<Value: Sendable>: Sendable {
-    var value: Value
-    var at: Date
-    var pair: (Value, Date) { (value, at) }
 }

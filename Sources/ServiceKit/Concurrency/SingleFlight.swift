@@ -1,18 +1,39 @@
 /// Makes identical work in flight at the same time run once: callers with the same key while
 /// it runs share its result (or its error).
+///
+/// A caller reads its cache, misses, then asks for a run. If an identical run stored its
+/// result between that read and that ask, a plain single flight would do the work again; so a
+/// new run first calls `stored`, which reads the cache again, and does the work only when
+/// that finds nothing usable. The re-read happens inside the flight, so it costs one read per
+/// run, never one per caller, and nothing on the path of a cache hit.
 public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
     private var inFlight: [Key: Task<Value, any Error>] = [:]
+    /// Callers of each run in flight, the first included (for tests that hold a run until
+    /// its joiners are in).
+    private var callers: [Key: Int] = [:]
 
     public init() {}
 
-    /// Runs `work` for `key`, or joins the run already in flight for it.
-    public func run(_ key: Key, _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    /// Runs `work` for `key` unless `stored` finds its result already stored, or joins the run
+    /// already in flight for it.
+    public func run(_ key: Key, reusing stored: @escaping @Sendable () async throws -> Value? = { nil },
+                    _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
         if let running = inFlight[key] {
+            callers[key, default: 0] += 1
             return try await running.value
         }
-        let task = Task { try await work() }
+        let task = Task {
+            if let value = try await stored() { return value }
+            return try await work()
+        }
         inFlight[key] = task
-        defer { inFlight[key] = nil }
+        callers[key] = 1
+        defer { (inFlight[key], callers[key]) = (nil, nil) }
         return try await task.value
+    }
+
+    /// How many callers wait on the run in flight for `key` (0 when none is).
+    public func runs(for key: Key) -> Int {
+        callers[key] ?? 0
     }
 }

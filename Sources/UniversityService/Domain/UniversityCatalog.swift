@@ -19,8 +19,12 @@ struct UniversityCatalog: Sendable {
     /// Seconds a cached list is served without asking the upstream (0: always ask).
     let maxAge: Double
     let health: UpstreamHealth
-    let flights = SingleFlight<String, CachedCountry>()
+    let flights = SingleFlight<String, Fetched<CachedCountry>>()
     let logger: Logger
+
+    private func isFresh(_ date: Date) -> Bool {
+        maxAge > 0 && Date().timeIntervalSince(date) < maxAge
+    }
 
     /// When the service started, for health.
     var started = Date()
@@ -91,14 +95,13 @@ struct UniversityCatalog: Sendable {
     func list(country: String, force: Bool) async throws -> ListAnswer {
         let key = Self.key(country)
         let cached = try await database.country(key: key)
-        if !force, let cached, maxAge > 0, Date().timeIntervalSince(cached.fetchedAt) < maxAge {
+        if !force, let cached, isFresh(cached.fetchedAt) {
             return ListAnswer(country: cached.country, items: cached.items,
                               freshness: Freshness(source: .cache, fetchedAt: cached.fetchedAt.rfc3339))
         }
         do {
-            let fresh = try await fetch(key: key, country: country)
-            return ListAnswer(country: fresh.country, items: fresh.items,
-                              freshness: Freshness(source: .upstream, fetchedAt: fresh.fetchedAt.rfc3339))
+            let fresh = try await fetch(key: key, country: country, force: force)
+            return ListAnswer(country: fresh.value.country, items: fresh.value.items, freshness: fresh.freshness)
         } catch let error as UpstreamError {
             guard let cached else {
                 // Not a country of the world mirror: the upstream would answer an empty list.
@@ -126,19 +129,19 @@ struct UniversityCatalog: Sendable {
             }
             throw try await notFound(name: name, key: key, country: country)
         }
-        let fresh: CachedCountry
+        let fetched: Fetched<CachedCountry>
         do {
-            fresh = try await fetch(key: key, country: country)
+            fetched = try await fetch(key: key, country: country)
         } catch let error as UpstreamError {
             throw UniversityError.upstreamUnavailable(country: country, error)
         }
-        let lowered = name.lowercased()
+        let (fresh, lowered) = (fetched.value, name.lowercased())
         guard let match = fresh.items.first(where: { $0.name.lowercased() == lowered }) else {
             throw UniversityError.notFound(name: name, country: fresh.country,
                                            closest: NameMatcher.closest(to: name, in: fresh.items.map(\.name)),
                                            elsewhere: try await database.countryHolding(name: name))
         }
-        return (match.json, Freshness(source: .upstream, fetchedAt: fresh.fetchedAt.rfc3339))
+        return (match.json, fetched.freshness)
     }
 
     private func notFound(name: String, key: String, country: String) async throws -> UniversityError {
@@ -148,9 +151,14 @@ struct UniversityCatalog: Sendable {
                          elsewhere: try await database.countryHolding(name: name))
     }
 
-    /// Fetches a country's list and stores it; identical fetches in flight are made once.
-    private func fetch(key: String, country: String) async throws -> CachedCountry {
-        try await flights.run(key) { [self] in
+    /// Fetches a country's list and stores it. Identical fetches in flight are made once, and
+    /// unless `force` a new one first looks whether an identical fetch that had just ended
+    /// stored the list.
+    private func fetch(key: String, country: String, force: Bool = false) async throws -> Fetched<CachedCountry> {
+        try await flights.run((force ? "!" : "") + key, reusing: { [self] in
+            guard !force, let cached = try await database.country(key: key), isFresh(cached.fetchedAt) else { return nil }
+            return Fetched(value: cached, at: cached.fetchedAt, source: .cache)
+        }) { [self] in
             let universities = try await health.recording { () async throws(UpstreamError) in
                 try await upstream.universities(country: country)
             }
@@ -159,7 +167,7 @@ struct UniversityCatalog: Sendable {
             let items = try universities.map { (name: $0.name, json: try encoder.encode($0)) }
             let name = universities.first?.country ?? country.trimmingCharacters(in: .whitespacesAndNewlines)
             try await database.replace(key: key, country: name, items: items, fetchedAt: fetchedAt)
-            return CachedCountry(country: name, fetchedAt: fetchedAt, items: items)
+            return Fetched(value: CachedCountry(country: name, fetchedAt: fetchedAt, items: items), at: fetchedAt)
         }
     }
 }

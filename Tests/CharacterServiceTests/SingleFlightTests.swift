@@ -1,0 +1,60 @@
+import ServiceKit
+import Synchronization
+import Testing
+
+/// `SingleFlight`, the one place that keeps identical cold reads from reaching the upstream twice.
+@Suite("Single flight")
+struct SingleFlightTests {
+    /// A cache and a count of the work done, as a service's database and upstream would be.
+    final class Store: Sendable {
+        let value = Mutex<Int?>(nil)
+        let works = Atomic(0)
+        func read() -> Int? { value.withLock { $0 } }
+        func work(_ result: Int) -> Int {
+            works.add(1, ordering: .relaxed)
+            value.withLock { $0 = result }
+            return result
+        }
+    }
+
+    @Test("callers that join a run in flight share its result: the work is done once")
+    func joins() async throws {
+        let store = Store()
+        let flights = SingleFlight<String, Int>()
+        let gate = AsyncStream<Void>.makeStream()
+        async let first = flights.run("k") {
+            for await _ in gate.stream { break }
+            return store.work(1)
+        }
+        // Joiners wait on the first run, which is held until they are all in.
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<9 { group.addTask { try await flights.run("k") { store.work(2) } } }
+            while await flights.runs(for: "k") < 10 { await Task.yield() }
+            gate.continuation.yield()
+            for try await value in group { #expect(value == 1) }
+        }
+        #expect(try await first == 1)
+        #expect(store.works.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a caller that missed the cache just before an identical run stored its result takes that result")
+    func reusesWhatARunJustStored() async throws {
+        let store = Store()
+        let flights = SingleFlight<String, Int>()
+        // B reads the cache: nothing yet.
+        #expect(store.read() == nil)
+        // A's run fetches, stores and ends before B asks.
+        #expect(try await flights.run("k", reusing: { store.read() }) { store.work(1) } == 1)
+        // B asks now: it finds A's result stored instead of fetching again.
+        #expect(try await flights.run("k", reusing: { store.read() }) { store.work(2) } == 1)
+        #expect(store.works.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("an error is shared by the callers in flight, and the next run tries again")
+    func errorsAreNotKept() async throws {
+        struct Failure: Error {}
+        let flights = SingleFlight<String, Int>()
+        await #expect(throws: Failure.self) { try await flights.run("k") { throw Failure() } }
+        #expect(try await flights.run("k") { 3 } == 3)
+    }
+}
