@@ -59,7 +59,9 @@ public final class RnmSystem: Sendable {
             "RNM_UNIVERSITIES_DB": directory + "/universities.sqlite",
             "RNM_RICKANDMORTY_URL": characterUpstream.baseURL + "/api",
             "RNM_UNIVERSITIES_URL": universityUpstream.baseURL,
-            "RNM_UPSTREAM_TIMEOUT_MS": "1500",
+            // The upstreams run in this test process, which the rest of the suite can load
+            // enough to delay their answers past a second; tests of timeouts set their own.
+            "RNM_UPSTREAM_TIMEOUT_MS": "10000",
             "RNM_CHARACTERS_MAX_AGE": "0",
             "no_proxy": "127.0.0.1",
         ].merging(settings) { $1 }
