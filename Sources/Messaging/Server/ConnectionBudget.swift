@@ -30,7 +30,7 @@ final class ConnectionBudget: Sendable {
         var work = 0
         var draining = false
         var onIdle: [@Sendable () -> Void] = []
-        var waiter: (continuation: CheckedContinuation<Void, Never>, needsSlot: Bool)?
+        var waiter: (action: @Sendable () -> Void, needsSlot: Bool)?
     }
 
     let maxRequests: Int
@@ -112,24 +112,19 @@ final class ConnectionBudget: Sendable {
         }
     }
 
-    /// Returns once the bytes held are under the budget and, with `needsSlot`, a request slot
-    /// is free (or at once when the calling task is cancelled).
-    func waitForRoom(needsSlot: Bool = false) async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Bool in
-                    if hasRoom(state, needsSlot: needsSlot) || Task.isCancelled { return true }
-                    state.waiter = (continuation, needsSlot)
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.continuation.resume()
+    /// Whether the bytes held are under the budget and, with `needsSlot`, a request slot is free.
+    func hasRoom(needsSlot: Bool = false) -> Bool {
+        state.withLock { hasRoom($0, needsSlot: needsSlot) }
+    }
+
+    /// Runs `action` once the bytes held are under the budget and, with `needsSlot`, a request
+    /// slot is free: at once (returning true, `action` not called) when there is room now. One
+    /// waiter at a time: the connection's reader, which waits before reading on.
+    func whenRoom(needsSlot: Bool = false, _ action: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state -> Bool in
+            if hasRoom(state, needsSlot: needsSlot) { return true }
+            state.waiter = (action, needsSlot)
+            return false
         }
     }
 
@@ -161,20 +156,20 @@ final class ConnectionBudget: Sendable {
     }
 
     private func release(_ change: (inout State) -> Void) {
-        let (waiter, idle) = state.withLock { state -> (CheckedContinuation<Void, Never>?, [@Sendable () -> Void]) in
+        let (waiter, idle) = state.withLock { state -> ((@Sendable () -> Void)?, [@Sendable () -> Void]) in
             change(&state)
             var idle: [@Sendable () -> Void] = []
             if state.work == 0 {
                 swap(&idle, &state.onIdle)
             }
-            var waiter: CheckedContinuation<Void, Never>?
+            var waiter: (@Sendable () -> Void)?
             if let waiting = state.waiter, hasRoom(state, needsSlot: waiting.needsSlot) {
-                waiter = waiting.continuation
+                waiter = waiting.action
                 state.waiter = nil
             }
             return (waiter, idle)
         }
-        waiter?.resume()
+        waiter?()
         for action in idle { action() }
     }
 }

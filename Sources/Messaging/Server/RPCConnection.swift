@@ -28,26 +28,18 @@ struct RPCConnection: Sendable {
 
     private var service: String { configuration.service }
 
-    /// Reads requests until the client closes, a bad frame arrives, or the task is cancelled.
-    func read(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async {
-        do {
-            for try await payload in inbound {
-                await accept(payload)
-                // Past the byte budget, stop reading until replies and requests drain.
-                await budget.waitForRoom()
-                if Task.isCancelled { break }
-            }
-        } catch where error is FrameDecoderError || error is FrameTimeoutError {
-            logger.notice("closing connection after a bad frame", metadata: ["error": "\(error)"])
-            budget.beginWrite()
-            writeCounted(Frames.errorResponse(rawID: nil, error: RPCError(mapping: error, service: service)))
-        } catch {
-            logger.debug("connection read ended", metadata: ["error": "\(error)"])
-        }
+    /// Answers a frame that could not be read (over the limit, or cut short by the frame
+    /// timeout); reading stops after it.
+    func refuse(badFrame error: any Error) {
+        logger.notice("closing connection after a bad frame", metadata: ["error": "\(error)"])
+        budget.beginWrite()
+        writeCounted(Frames.errorResponse(rawID: nil, error: RPCError(mapping: error, service: service)))
     }
 
-    /// Parses one payload and starts its request, or answers its error.
-    private func accept(_ received: ByteBuffer) async {
+    /// Parses one payload and starts its request, or answers its error; false, doing nothing,
+    /// for a notification while every request slot is taken (it has no reply to carry a
+    /// -32005: the reader holds it, and reading, until a slot frees).
+    func accept(_ received: ByteBuffer) -> Bool {
         // A copy of its own: the decoder's payloads are slices of its read buffer, and a
         // request held while it is served would keep that whole buffer alive.
         let payload = ByteBuffer(bytes: received.readableBytesView)
@@ -60,16 +52,15 @@ struct RPCConnection: Sendable {
             // Counted before the next frame is read: a client sending garbage without reading
             // is held back by its own unread errors.
             writeCounted(Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service)))
-            return
+            return true
         }
         guard envelope.kind != .response else {
             let error = RPCError(.invalidRequest, "invalid request: expected a request, got a response", service: service)
             budget.beginWrite()
             writeCounted(Frames.errorResponse(rawID: envelope.rawID, error: error))
-            return
+            return true
         }
-        // A notification over the limit waits for a slot: it has no reply to carry a -32005.
-        if envelope.kind == .notification { await budget.waitForRoom(needsSlot: true) }
+        if envelope.kind == .notification, !budget.hasRoom(needsSlot: true) { return false }
         let bytes = payload.readableBytes
         switch budget.admit(bytes: bytes) {
         case .admitted:
@@ -80,7 +71,7 @@ struct RPCConnection: Sendable {
                     writeReply(Frames.response(rawID: rawID, result: result), rawID: rawID, method: envelope.method)
                 }
                 budget.finishRequest(bytes: bytes)
-                return
+                return true
             }
             // A handler that can answer without a task of its own (the Gateway) starts here.
             let context = makeContext(for: envelope)
@@ -100,6 +91,7 @@ struct RPCConnection: Sendable {
             let error = RPCError(.serviceUnavailable, "\(service) is shutting down; retry shortly", service: service)
             writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
         }
+        return true
     }
 
     /// Serves one admitted request in its task and writes its reply.

@@ -78,13 +78,21 @@ public final class RPCServer: Sendable {
         // never exists at a reachable path with wider permissions.
         let staging = try SocketFile.stage(path)
         defer { staging.remove() }
+        let (configuration, handler, logger) = (self.configuration, self.handler, self.logger)
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: staging.socketPath, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout)))
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    let connection = RPCConnection(configuration: configuration, handler: handler, logger: logger,
+                                                   budget: ConnectionBudget(maxRequests: configuration.maxInFlightPerConnection,
+                                                                            maxBytes: configuration.connectionBufferBytes),
+                                                   writer: FrameWriter(channel: channel))
+                    let reader = RPCConnectionReader(connection: connection, eventLoop: channel.eventLoop)
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout)), reader)
+                    return AcceptedConnection(channel: channel, connection: connection, readingEnded: reader.readingEnded,
+                                              reader: NIOLoopBound(reader, eventLoop: channel.eventLoop))
                 }
             }
         let identity: SocketFile.Identity
@@ -116,45 +124,43 @@ public final class RPCServer: Sendable {
 
     // MARK: - Connections
 
-    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        do {
-            // Frames are written straight to the channel (`FrameWriter`), not through `outbound`.
-            try await connection.executeThenClose { inbound, _ in
-                let budget = ConnectionBudget(maxRequests: configuration.maxInFlightPerConnection,
-                                              maxBytes: configuration.connectionBufferBytes)
-                let served = RPCConnection(configuration: configuration, handler: handler, logger: logger,
-                                           budget: budget, writer: FrameWriter(channel: connection.channel))
-                // The reader is a task of its own so that draining can stop it once nothing is
-                // owed to the client, without touching requests being served.
-                let reader = Task { await served.read(inbound) }
-                await withTaskCancellationHandler {
-                    // On shutdown, requests in flight finish and are answered; new ones are
-                    // refused with -32003 (the connection keeps being read: a peer writing to a
-                    // socket whose reading side is shut gets EPIPE and would lose its replies).
-                    // Reading stops once nothing is owed, and the connection closes.
-                    await shutdown.whileRunning(onShutdown: { budget.drain { reader.cancel() } }) {
-                        await reader.value
-                    }
-                    // Whatever was read before reading stopped is answered before the close...
-                    await budget.waitUntilIdle()
-                    // ...and reaches the socket: a close drops writes still queued in the
-                    // channel. An empty write completes once every write before it has; a
-                    // client that does not read gets 2 s, then the close.
-                    let channel = connection.channel
-                    let giveUp = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
-                    try? await channel.writeAndFlush(ByteBuffer()).get()
-                    giveUp.cancel()
-                } onCancel: {
-                    // A forced shutdown: stop reading, cancel the requests being served, and
-                    // stop waiting for a client that does not read.
-                    reader.cancel()
-                    served.tasks.cancelAll()
-                    connection.channel.close(promise: nil)
-                }
+    private func serve(_ accepted: AcceptedConnection) async {
+        let (channel, served, budget) = (accepted.channel, accepted.connection, accepted.connection.budget)
+        let reader = accepted.reader
+        let stopReading: @Sendable () -> Void = { channel.eventLoop.execute { reader.value.stop() } }
+        await withTaskCancellationHandler {
+            // On shutdown, requests in flight finish and are answered; new ones are refused
+            // with -32003 (the connection keeps being read: a peer writing to a socket whose
+            // reading side is shut gets EPIPE and would lose its replies). Reading stops once
+            // nothing is owed, and the connection closes.
+            await shutdown.whileRunning(onShutdown: { budget.drain(then: stopReading) }) {
+                try? await accepted.readingEnded.get()
             }
-        } catch {
-            logger.debug("connection closed with an error", metadata: ["error": "\(error)"])
+            // Whatever was read before reading stopped is answered before the close...
+            await budget.waitUntilIdle()
+            // ...and reaches the socket: a close drops writes still queued in the channel. An
+            // empty write completes once every write before it has; a client that does not
+            // read gets 2 s, then the close.
+            let giveUp = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            try? await channel.writeAndFlush(ByteBuffer()).get()
+            giveUp.cancel()
+            try? await channel.close()
+        } onCancel: {
+            // A forced shutdown: stop reading, cancel the requests being served, and stop
+            // waiting for a client that does not read.
+            stopReading()
+            served.tasks.cancelAll()
+            channel.close(promise: nil)
         }
     }
 }
 
+/// A connection as accepted: its channel, what serves it, and its reader (bound to the
+/// channel's event loop).
+struct AcceptedConnection: Sendable {
+    let channel: any Channel
+    let connection: RPCConnection
+    let readingEnded: EventLoopFuture<Void>
+    /// Touched only on the channel's event loop.
+    let reader: NIOLoopBound<RPCConnectionReader>
+}

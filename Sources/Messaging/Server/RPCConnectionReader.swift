@@ -1,0 +1,138 @@
+import NIOCore
+
+/// Reads one connection's frames on its event loop and hands each to its ``RPCConnection``
+/// where it arrives: no task and no async hop per frame.
+///
+/// It also holds the connection's back-pressure, by withholding NIO's `read()`:
+/// - past the connection's byte budget, the socket is not read until replies and requests
+///   drain (frames already decoded wait here, at most one read's worth);
+/// - a notification that finds every request slot taken waits here for one, and so does
+///   everything read after it (a notification has no reply to carry a -32005).
+///
+/// Reading ends when the client closes or half-closes, after a bad frame (answered first), or
+/// when ``stop()`` is called (draining, forced shutdown); ``readingEnded`` completes then.
+final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private enum State {
+        case reading
+        /// Waiting for room in the budget (or, `forSlot`, for a request slot).
+        case paused
+        case stopped
+    }
+
+    private let connection: RPCConnection
+    private let readingEndedPromise: EventLoopPromise<Void>
+    private var state = State.reading
+    /// Frames read but not yet accepted, oldest first: only while paused.
+    private var held = CircularBuffer<ByteBuffer>()
+    /// NIO asked for a read while paused: it is made once reading resumes.
+    private var readWithheld = false
+    private var context: ChannelHandlerContext?
+
+    init(connection: RPCConnection, eventLoop: any EventLoop) {
+        self.connection = connection
+        self.readingEndedPromise = eventLoop.makePromise()
+    }
+
+    /// Completes when the connection is no longer read.
+    var readingEnded: EventLoopFuture<Void> { readingEndedPromise.futureResult }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stop()
+        self.context = nil
+    }
+
+    // MARK: Inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch state {
+        case .reading where held.isEmpty:
+            accept(unwrapInboundIn(data))
+        case .reading, .paused:
+            held.append(unwrapInboundIn(data))
+        case .stopped:
+            break
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The client half-closed: nothing more will arrive; replies still go out.
+        if let event = event as? ChannelEvent, event == .inputClosed { stop() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stop()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard state != .stopped else { return }
+        if error is FrameDecoderError || error is FrameTimeoutError {
+            connection.refuse(badFrame: error)
+        } else {
+            connection.logger.debug("connection read ended", metadata: ["error": "\(error)"])
+        }
+        stop()
+    }
+
+    // MARK: Outbound
+
+    func read(context: ChannelHandlerContext) {
+        guard state == .reading, held.isEmpty else {
+            readWithheld = true
+            return
+        }
+        context.read()
+    }
+
+    // MARK: Control
+
+    /// Stops reading: frames read from now on are dropped (on the event loop).
+    func stop() {
+        guard state != .stopped else { return }
+        state = .stopped
+        held.removeAll()
+        readingEndedPromise.succeed(())
+    }
+
+    /// Accepts one frame, then pauses if the budget is full or the frame must wait for a slot.
+    private func accept(_ frame: ByteBuffer) {
+        guard connection.accept(frame) else {
+            held.prepend(frame)
+            pause(needsSlot: true)
+            return
+        }
+        if !connection.budget.hasRoom() { pause(needsSlot: false) }
+    }
+
+    private func pause(needsSlot: Bool) {
+        state = .paused
+        guard let eventLoop = context?.eventLoop else { return }
+        let box = NIOLoopBound(self, eventLoop: eventLoop)
+        let roomNow = connection.budget.whenRoom(needsSlot: needsSlot) {
+            eventLoop.execute { box.value.resume() }
+        }
+        if roomNow { resume() }
+    }
+
+    /// Room again: accepts the frames held, in order, until done or paused again, then reads on.
+    private func resume() {
+        guard state == .paused else { return }
+        state = .reading
+        while state == .reading, let frame = held.popFirst() {
+            accept(frame)
+        }
+        if state == .reading, readWithheld, let context {
+            readWithheld = false
+            context.read()
+        }
+    }
+}
