@@ -53,6 +53,32 @@ struct ClientTests {
         await server.cancel()
     }
 
+    @Test("deadlines out of order on one connection: a short one sent after a long one still fails on time, the long one later")
+    func deadlinesOutOfOrder() async throws {
+        let server = try await RunningServer.start(handler: TestHandler())
+        let client = try await server.connect()
+        let hang = RPCMethod<NoParams, ValueResult>("hang")
+        let long = Task { try await client.call(hang, NoParams(), timeout: .seconds(2)) }
+        let started = ContinuousClock.now
+        do {
+            _ = try await client.call(hang, NoParams(), timeout: .milliseconds(200))
+            Issue.record("the short call was answered")
+        } catch let error as RPCError {
+            #expect(error.code == .timeout && error.message.contains("200 ms"))
+        }
+        // Failed at its own deadline, not at the long call's.
+        #expect(ContinuousClock.now - started < .milliseconds(1500))
+        do {
+            _ = try await long.value
+            Issue.record("the long call was answered")
+        } catch let error as RPCError {
+            #expect(error.code == .timeout && error.message.contains("2000 ms"))
+        }
+        #expect(ContinuousClock.now - started >= .milliseconds(1800))
+        await client.close()
+        await server.cancel()
+    }
+
     @Test("a call cancelled before it is registered fails at once with CancellationError, not at its deadline")
     func cancelledBeforeRegistered() async throws {
         let server = try await RunningServer.start(handler: TestHandler())

@@ -36,7 +36,7 @@ public final class RPCClient: Sendable {
         var onProgress: ProgressHandler?
         var dropReply: ReplyFilter?
         var timeout: TimeAmount?
-        var timer: Scheduled<Void>?
+        var deadline: NIODeadline?
     }
 
     private struct State {
@@ -46,6 +46,9 @@ public final class RPCClient: Sendable {
         /// cancelled meanwhile (such a request fails as soon as it would be registered).
         var unregistered: [Int64: Bool] = [:]
         var closedReason: String?
+        /// When the next deadline sweep is scheduled: never later than any pending deadline.
+        var sweepAt: NIODeadline?
+        var sweep: Scheduled<Void>?
     }
 
     /// The largest frame payload this client sends or accepts.
@@ -163,18 +166,19 @@ public final class RPCClient: Sendable {
     private func register(_ id: Int64, frame: ByteBuffer, timeout: Duration?, onProgress: ProgressHandler?, dropReply: ReplyFilter?,
                           complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void) {
         let amount = timeout.map(TimeAmount.init)
-        let failure = state.withLock { state -> (any Error)? in
+        let deadline = amount.map { NIODeadline.now() + $0 }
+        let (failure, sweepAt) = state.withLock { state -> ((any Error)?, NIODeadline?) in
             let cancelled = state.unregistered.removeValue(forKey: id) ?? false
-            if let reason = state.closedReason { return RPCError(.serviceUnavailable, reason, service: service) }
-            if cancelled { return CancellationError() }
-            state.pending[id] = Pending(complete: complete, onProgress: onProgress, dropReply: dropReply, timeout: amount)
-            return nil
+            if let reason = state.closedReason { return (RPCError(.serviceUnavailable, reason, service: service), nil) }
+            if cancelled { return (CancellationError(), nil) }
+            state.pending[id] = Pending(complete: complete, onProgress: onProgress, dropReply: dropReply, timeout: amount, deadline: deadline)
+            return (nil, Self.needsSweep(at: deadline, &state))
         }
         if let failure {
             complete(.failure(failure))
             return
         }
-        armTimer(id)
+        if let sweepAt { scheduleSweep(at: sweepAt) }
         writer.write(frame) { [self] result in
             guard case .failure(let error) = result else { return }
             fail(id, with: RPCError(.serviceUnavailable, "cannot send to \(service): \(Self.describe(error))", service: service))
@@ -243,7 +247,6 @@ public final class RPCClient: Sendable {
         case .response:
             guard let id = envelope.integerID else { return }
             guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
-            pending.timer?.cancel()
             if let refusal = pending.dropReply?() {
                 pending.complete(.failure(refusal))
             } else {
@@ -254,46 +257,84 @@ public final class RPCClient: Sendable {
                   let id = Envelope.integer(in: envelope.slice(range)) else { return }
             let handler = state.withLock { $0.pending[id]?.onProgress }
             handler?(envelope)
-            armTimer(id)
+            restartDeadline(id)
         case .request:
             return
         }
     }
 
     func failAll(reason: String) {
-        let pending = state.withLock { state -> [Pending] in
+        let (pending, sweep) = state.withLock { state -> ([Pending], Scheduled<Void>?) in
             if state.closedReason == nil { state.closedReason = reason }
             defer { state.pending.removeAll() }
-            return Array(state.pending.values)
+            return (Array(state.pending.values), state.sweep)
         }
+        sweep?.cancel()
         let error = RPCError(.serviceUnavailable, reason, service: service)
         for request in pending {
-            request.timer?.cancel()
             request.complete(.failure(error))
         }
     }
 
     private func fail(_ id: Int64, with error: any Error) {
         let pending = state.withLock { $0.pending.removeValue(forKey: id) }
-        pending?.timer?.cancel()
         pending?.complete(.failure(error))
     }
 
-    /// (Re)starts the deadline of request `id`.
-    private func armTimer(_ id: Int64) {
-        guard let amount = state.withLock({ $0.pending[id]?.timeout }) else { return }
-        let timer = channel.eventLoop.scheduleTask(in: amount) { [self] in
-            let milliseconds = amount.nanoseconds / 1_000_000
-            fail(id, with: RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service))
+    // MARK: - Deadlines
+
+    // One timer per client rather than one per request: a timer per request was a tenth of
+    // the Gateway's time (scheduling and cancelling in NIO's timer heap, for requests that
+    // almost all answer in microseconds). A sweep runs at the earliest pending deadline; it
+    // fails what is due and schedules the next. With one timeout for every request, deadlines
+    // come in order and a new request schedules nothing.
+
+    /// Restarts the deadline of request `id` (a progress notification came for it). Later than
+    /// before, so the sweep already scheduled comes first.
+    private func restartDeadline(_ id: Int64) {
+        state.withLock { state in
+            guard let timeout = state.pending[id]?.timeout else { return }
+            state.pending[id]?.deadline = .now() + timeout
         }
-        let (stillPending, old) = state.withLock { state -> (Bool, Scheduled<Void>?) in
-            guard state.pending[id] != nil else { return (false, nil) }
-            let old = state.pending[id]?.timer
-            state.pending[id]?.timer = timer
-            return (true, old)
+    }
+
+    /// Whether a sweep must be scheduled for a new deadline (earlier than the next sweep).
+    private static func needsSweep(at deadline: NIODeadline?, _ state: inout State) -> NIODeadline? {
+        guard let deadline, state.sweepAt.map({ deadline < $0 }) ?? true else { return nil }
+        state.sweepAt = deadline
+        return deadline
+    }
+
+    private func scheduleSweep(at deadline: NIODeadline) {
+        let sweep = channel.eventLoop.scheduleTask(deadline: deadline) { [self] in sweepDeadlines(scheduledAt: deadline) }
+        state.withLock { state in
+            if state.sweepAt == deadline { state.sweep = sweep }
         }
-        old?.cancel()
-        if !stillPending { timer.cancel() }
+    }
+
+    /// Fails every request past its deadline with -32004, then schedules the next sweep.
+    private func sweepDeadlines(scheduledAt: NIODeadline) {
+        let now = NIODeadline.now()
+        let (expired, next) = state.withLock { state -> ([Pending], NIODeadline?) in
+            if state.sweepAt == scheduledAt { (state.sweepAt, state.sweep) = (nil, nil) }
+            var due: [Int64] = []
+            var earliest: NIODeadline?
+            for (id, pending) in state.pending {
+                guard let deadline = pending.deadline else { continue }
+                if deadline <= now {
+                    due.append(id)
+                } else if earliest.map({ deadline < $0 }) ?? true {
+                    earliest = deadline
+                }
+            }
+            let expired = due.compactMap { state.pending.removeValue(forKey: $0) }
+            return (expired, Self.needsSweep(at: earliest, &state))
+        }
+        if let next { scheduleSweep(at: next) }
+        for request in expired {
+            let milliseconds = (request.timeout?.nanoseconds ?? 0) / 1_000_000
+            request.complete(.failure(RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)))
+        }
     }
 
     static func describe(_ error: any Error) -> String {

@@ -251,9 +251,13 @@ public struct Envelope: Sendable {
 
     /// Decodes a JSON string value (with its quotes) at `range`.
     private static func decodeString(_ range: Range<Int>, in payload: ByteBuffer) -> String? {
-        let quoted = text(range, in: payload)
-        let inner = String(quoted.dropFirst().dropLast())
-        return inner.contains("\\") ? unescape(inner) : inner
+        guard range.count >= 2 else { return nil }
+        // Bytes, not Characters: this runs for the method of every request.
+        return payload.withUnsafeReadableBytes { bytes in
+            let inner = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
+            let text = String(decoding: inner, as: UTF8.self)
+            return inner.contains(UInt8(ascii: "\\")) ? unescape(text) : text
+        }
     }
 
     /// Decodes the escapes of a JSON string's inside (rare: keys and methods are plain ASCII).
