@@ -36,6 +36,7 @@ struct CharactersCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List characters, a page at a time.", discussion: Help.examples("rnmctl characters list", "rnmctl characters list --page 2 --name rick --gender male"), aliases: ["ls"])
         @OptionGroup var filters: Filters
         @OptionGroup var global: GlobalOptions
@@ -49,6 +50,7 @@ struct CharactersCommand: AsyncParsableCommand {
 
     struct Refresh: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "refresh",
             abstract: "List characters, asking the upstream first (pull to refresh).",
             discussion: Help.examples("rnmctl characters refresh", "rnmctl characters refresh --status dead"))
         @OptionGroup var filters: Filters
@@ -63,6 +65,7 @@ struct CharactersCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a character with its episodes.", discussion: Help.examples("rnmctl characters show 1", "rnmctl --json characters show 1"), aliases: ["get"])
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
@@ -87,6 +90,7 @@ struct CharactersCommand: AsyncParsableCommand {
 
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Mirror every character, location and episode into the cache.",
             discussion: Help.examples("rnmctl characters sync"))
         @OptionGroup var global: GlobalOptions
@@ -104,7 +108,7 @@ struct CharactersCommand: AsyncParsableCommand {
     }
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Count characters by status.",
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count characters by status.",
                                                         discussion: Help.examples("rnmctl characters stats"))
         @OptionGroup var global: GlobalOptions
 
@@ -120,6 +124,7 @@ struct CharactersCommand: AsyncParsableCommand {
 
     struct Image: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "image",
             abstract: "Save a character's avatar to a file, a folder (as ID.EXT) or stdout (-o -).",
             discussion: Help.examples("rnmctl characters image 1 --output rick.jpeg", "rnmctl characters image 1 -o ~/Pictures",
                                       "rnmctl characters image 1 -o - > rick.png"))

@@ -11,6 +11,7 @@ struct EpisodesCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List episodes, a page at a time.", discussion: Help.examples("rnmctl episodes list", "rnmctl episodes list --episode S03", "rnmctl episodes list --name rick"), aliases: ["ls"])
         @Option(help: "Page, from 1.") var page: Int?
         @Option(help: "Part of the name.") var name: String?
@@ -32,6 +33,7 @@ struct EpisodesCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show an episode with its characters.", discussion: Help.examples("rnmctl episodes show 1", "rnmctl episodes show S01E01"), aliases: ["get"])
         @Argument(help: "The episode's id, or its code (S01E01).") var episode: String
         @OptionGroup var global: GlobalOptions

@@ -10,7 +10,7 @@ struct FavoritesCommand: AsyncParsableCommand {
         subcommands: [Add.self, Remove.self, List.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a character as a favorite.",
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Mark a character as a favorite.",
                                                         discussion: Help.examples("rnmctl favorites add 1"))
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
@@ -21,7 +21,7 @@ struct FavoritesCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Unmark a favorite.", discussion: Help.examples("rnmctl favorites remove 1"), aliases: ["rm"])
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Unmark a favorite.", discussion: Help.examples("rnmctl favorites remove 1"), aliases: ["rm"])
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
@@ -31,7 +31,7 @@ struct FavoritesCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List favorite characters.", discussion: Help.examples("rnmctl favorites list"), aliases: ["ls"])
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List favorite characters.", discussion: Help.examples("rnmctl favorites list"), aliases: ["ls"])
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {

@@ -11,6 +11,7 @@ struct LocationsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List locations, a page at a time.", discussion: Help.examples("rnmctl locations list", "rnmctl locations list --type planet --page 2"), aliases: ["ls"])
         @Option(help: "Page, from 1.") var page: Int?
         @Option(help: "Part of the name.") var name: String?
@@ -34,7 +35,7 @@ struct LocationsCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a location with its residents.", discussion: Help.examples("rnmctl locations show 1"), aliases: ["get"])
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a location with its residents.", discussion: Help.examples("rnmctl locations show 1"), aliases: ["get"])
         @Argument(help: "The location's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 

@@ -11,6 +11,7 @@ struct UniversitiesCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List a country's universities (asks the upstream first).", discussion: Help.examples("rnmctl universities list", "rnmctl universities list --country \"United Arab Emirates\" --name american"), aliases: ["ls"])
         @Option(help: "The country's full English name (default \"United Arab Emirates\"; with --name and no --country, every country of the mirror that `universities sync` made).") var country: String?
         @Option(help: "Part of the name.") var name: String?
@@ -25,6 +26,7 @@ struct UniversitiesCommand: AsyncParsableCommand {
 
     struct Refresh: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "refresh",
             abstract: "Fetch a country's universities again.",
             discussion: Help.examples("rnmctl universities refresh --country Japan"))
         @Option(help: "The country's full English name (default \"United Arab Emirates\").") var country: String?
@@ -39,6 +41,7 @@ struct UniversitiesCommand: AsyncParsableCommand {
 
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Mirror every university of every country for offline use (one upstream request).",
             discussion: Help.examples("rnmctl universities sync", "rnmctl universities list --name tokyo"))
         @OptionGroup var global: GlobalOptions
@@ -56,6 +59,7 @@ struct UniversitiesCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one university (from the cache).", discussion: Help.examples("rnmctl universities show \"Khalifa University\"",
                                       "rnmctl universities show \"Kyoto University\" --country Japan"), aliases: ["get"])
         @Argument(help: "The university's exact name (any letter case).") var name: String
