@@ -16,7 +16,7 @@ import Synchronization
 ///   that sends without reading stops being read, and (where the server's clients are not
 ///   trusted to read, the Gateway) replies that would pile up past the budget are replaced
 ///   by a short -32005 error.
-struct RPCConnection: Sendable {
+final class RPCConnection: Sendable {
     let configuration: RPCServerConfiguration
     let handler: any RPCHandler
     let logger: Logger
@@ -25,6 +25,16 @@ struct RPCConnection: Sendable {
     let writer: FrameWriter
     /// The requests being served, each in its own task (the reader must be stoppable alone).
     let tasks = RequestTasks()
+
+    // A class, not a struct: every request's closures capture the connection, and one
+    // reference is one retain where a struct copy retained each of its fields.
+    init(configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger, budget: ConnectionBudget, writer: FrameWriter) {
+        self.configuration = configuration
+        self.handler = handler
+        self.logger = logger
+        self.budget = budget
+        self.writer = writer
+    }
 
     private var service: String { configuration.service }
 
@@ -75,14 +85,14 @@ struct RPCConnection: Sendable {
             }
             // A handler that can answer without a task of its own (the Gateway) starts here.
             let context = makeContext(for: envelope)
-            let started = handler.start(request, context: context) { outcome in
+            let started = handler.start(request, context: context) { [self] outcome in
                 if let reply = frame(for: outcome, envelope: envelope, logger: context.logger) {
                     writeReply(reply, rawID: envelope.rawID, method: envelope.method)
                 }
                 budget.finishRequest(bytes: bytes)
             }
             if !started {
-                tasks.start { await serve(envelope, context: context, bytes: bytes) }
+                tasks.start { [self] in await serve(envelope, context: context, bytes: bytes) }
             }
         case .overloaded:
             let error = RPCError(.overloaded, "overloaded: more than \(budget.maxRequests) requests in flight on this connection; retry later", service: service)
@@ -116,9 +126,9 @@ struct RPCConnection: Sendable {
             logger[metadataKey: "request-id"] = "\(RPCError.excerpt(envelope.idDescription))"
             logger[metadataKey: "method"] = "\(RPCError.excerpt(envelope.method ?? ""))"
         }
-        return RPCRequestContext(logger: logger, rawID: envelope.rawID, clientBacklog: { [budget, configuration] in
-            configuration.dropsUnreadReplies && budget.isBacklogged ? Self.droppedReply(budget: budget, service: configuration.service) : nil
-        }) { frame in
+        return RPCRequestContext(logger: logger, rawID: envelope.rawID, clientBacklog: { [self] in
+            configuration.dropsUnreadReplies && budget.isBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
+        }) { [self] frame in
             writeNotification(frame)
         }
     }
