@@ -219,6 +219,8 @@ def main():
     parser.add_argument("--reference", required=True)
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--rnmctl-runs", type=int, default=25)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of every run, the C relay's included; figures are medians over them")
     parser.add_argument("--static-rnmctl", help="rnmctl linked with --static-swift-stdlib, as the image links it")
     parser.add_argument("--no-fault-around", help="Benchmarks/Reference/no_fault_around.so: RSS again with the kernel's fault-around off")
     args = parser.parse_args()
@@ -251,11 +253,24 @@ def main():
             ("list page via Gateway, 32 conns", gateway, 32, "characters.list", "{}"),
             ("universities.get via Gateway, 32 conns", gateway, 32, "universities.get", university_params),
         ]
-        for label, path, conns, method, params in runs:
-            results[label] = bench(args.bin, path, conns, seconds, method, params)
-        for conns in (1, 32):
-            results[f"C relay 2 hops, {conns} conn{'s' if conns > 1 else ''}"] = reference(
-                args.reference, system.dir, conns, seconds, get_size)
+        # The machine is shared: its speed drifts by ±20% within a minute. Every round runs
+        # rnm and the C relay back to back, each ratio is taken within its round, and the
+        # table gives the median round of each figure and the median of each ratio.
+        rounds = []
+        for _ in range(max(1, args.rounds)):
+            measured = {}
+            for label, path, conns, method, params in runs:
+                measured[label] = bench(args.bin, path, conns, seconds, method, params)
+            for conns in (1, 32):
+                measured[f"C relay 2 hops, {conns} conn{'s' if conns > 1 else ''}"] = reference(
+                    args.reference, system.dir, conns, seconds, get_size)
+            rounds.append(measured)
+        results = {label: sorted((r[label] for r in rounds), key=lambda x: x["perSecond"])[len(rounds) // 2]
+                   for label in rounds[0]}
+        def ratio(label):
+            return statistics.median(r[label]["perSecond"] / r["C relay 2 hops, 32 conns"]["perSecond"] for r in rounds)
+        ratios = {label: ratio(label) for label, *_ in runs}
+        gw1 = statistics.median(r["get via Gateway, 1 conn"]["p50Us"] for r in rounds)
 
         http_results, http_rss = http_front(system, seconds)
         results.update(http_results)
@@ -289,7 +304,7 @@ def main():
     finally:
         system.close()
 
-    print(f"\nrnm benchmarks: {seconds:g} s per run, reply of characters.get = {get_size} bytes, "
+    print(f"\nrnm benchmarks: {seconds:g} s per run, median of {len(rounds)} rounds, reply of characters.get = {get_size} bytes, "
           f"{os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}\n")
     print("| run | requests/s | p50 µs | p99 µs | p99.9 µs |")
     print("| --- | ---: | ---: | ---: | ---: |")
@@ -297,9 +312,6 @@ def main():
         cells = [f"{r[key]:,.0f}" if r[key] == r[key] else "–" for key in ("p50Us", "p99Us", "p999Us")]
         print(f"| {label} | {r['perSecond']:,.0f} | {' | '.join(cells)} |")
 
-    relay32 = results["C relay 2 hops, 32 conns"]["perSecond"]
-    gw32 = results["get via Gateway, 32 conns"]["perSecond"]
-    direct32 = results["get direct to service, 32 conns"]["perSecond"]
     median_wall = statistics.median(walls) * 1000
     print("\n| target | measured | goal | |")
     print("| --- | ---: | ---: | --- |")
@@ -307,14 +319,13 @@ def main():
         print(f"| {what} | {value} | {goal} | {'ok' if ok else 'MISSED'} |")
         checks.append(ok)
     # The targets of issue 17 (and 18 for the HTTP front), as BENCHMARKS.md lists them.
-    gw1 = results["get via Gateway, 1 conn"]["p50Us"]
-    lists = results["list page via Gateway, 32 conns"]["perSecond"]
-    unis = results["universities.get via Gateway, 32 conns"]["perSecond"]
-    check("Gateway get at 32 conns ÷ C relay 2 hops", f"{gw32 / relay32:.2f}×", "≥ 0.35×", gw32 / relay32 >= 0.35)
-    check("direct to the service at 32 conns ÷ C relay 2 hops", f"{direct32 / relay32:.2f}×", "≥ 0.50×", direct32 / relay32 >= 0.5)
+    for label, what, goal in [("get via Gateway, 32 conns", "Gateway get at 32 conns ÷ C relay 2 hops", 0.35),
+                              ("get direct to service, 32 conns", "direct to the service at 32 conns ÷ C relay 2 hops", 0.5),
+                              ("list page via Gateway, 32 conns", "list page via Gateway at 32 conns ÷ C relay", 0.25),
+                              ("universities.get via Gateway, 32 conns", "universities.get via Gateway at 32 conns ÷ C relay", 0.25)]:
+        spread = ", ".join(f"{r[label]['perSecond'] / r['C relay 2 hops, 32 conns']['perSecond']:.2f}" for r in rounds)
+        check(f"{what} (rounds: {spread})", f"{ratios[label]:.2f}×", f"≥ {goal:.2f}×", ratios[label] >= goal)
     check("Gateway get, 1 conn, p50", f"{gw1:.0f} µs", "≤ 150 µs", gw1 <= 150)
-    check("list page via Gateway at 32 conns ÷ C relay", f"{lists / relay32:.2f}×", "≥ 0.25×", lists / relay32 >= 0.25)
-    check("universities.get via Gateway at 32 conns ÷ C relay", f"{unis / relay32:.2f}×", "≥ 0.25×", unis / relay32 >= 0.25)
     if static_walls:
         static_wall = statistics.median(static_walls) * 1000
         check(f"rnmctl characters show 1, median of {len(static_walls)} (static, as in the image; dynamic {median_wall:.1f} ms)",
