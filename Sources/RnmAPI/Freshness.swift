@@ -22,7 +22,7 @@ public struct Freshness: Codable, Sendable, Equatable {
 
     /// `fetchedAt` as a date (nil if it is not RFC 3339).
     public var fetchedDate: Date? {
-        try? Date(fetchedAt, strategy: Date.ISO8601FormatStyle(timeZone: .gmt))
+        Date(rfc3339: fetchedAt)
     }
 
     public init(source: Source, stale: Bool = false, fetchedAt: String, upstreamError: String? = nil) {

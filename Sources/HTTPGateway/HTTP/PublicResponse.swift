@@ -79,7 +79,11 @@ enum PublicResponse {
         case (.cache, true):
             headers[cacheStatus] = "rnm; fwd=stale; detail=\(quotedParameter(freshness.upstreamError ?? "the upstream failed"))"
         }
-        if let fetched = freshness.fetchedDate {
+        if freshness.source == .upstream {
+            // Fetched for this very request (`fetchedAt` is in whole seconds, truncated: the
+            // difference to now could say 1 for an answer a millisecond old).
+            headers[.age] = "0"
+        } else if let fetched = freshness.fetchedDate {
             headers[.age] = String(max(0, Int(now.timeIntervalSince(fetched))))
         }
         return headers

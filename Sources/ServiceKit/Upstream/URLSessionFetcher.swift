@@ -35,6 +35,10 @@ public final class URLSessionFetcher: Sendable {
         configuration.timeoutIntervalForRequest = backstop
         configuration.timeoutIntervalForResource = backstop
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // No HTTP cache under the service's own: every fetch reaches the upstream (a refresh
+        // must). Even ignored, a URLCache is consulted per request, and its keys build a
+        // Locale, which loads ICU into the process (~3 MB of RSS, BENCHMARKS.md).
+        configuration.urlCache = nil
         configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "rnm/1"]
         let base = URL(string: self.baseURL).map(UpstreamTransfers.Origin.init)
         transfers = UpstreamTransfers(origin: base, maxBodyBytes: maxBodyBytes)
