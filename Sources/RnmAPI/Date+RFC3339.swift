@@ -20,7 +20,9 @@ import Darwin
 extension Date {
     /// RFC 3339 in UTC, whole seconds, e.g. `2026-11-21T11:51:32Z`.
     public var rfc3339: String {
-        var seconds = time_t(timeIntervalSince1970.rounded(.down))
+        // Years 0001...9999 only (the layout has four digits); anything else is clamped.
+        var seconds = time_t(min(max(timeIntervalSince1970.isFinite ? timeIntervalSince1970 : 0, -62_135_596_800), 253_402_300_799)
+            .rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return Self.digits(Int(parts.tm_year) + 1900, 4) + "-" + Self.digits(Int(parts.tm_mon) + 1, 2) + "-"
@@ -48,6 +50,8 @@ extension Date {
         (parts.tm_year, parts.tm_mon, parts.tm_mday) = (year - 1900, month - 1, day)
         (parts.tm_hour, parts.tm_min, parts.tm_sec) = (hour, minute, second)
         self.init(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+        // timegm moves an impossible date on (February 31 becomes March 3): not a date.
+        guard rfc3339 == text else { return nil }
     }
 
     private static func digits(_ value: Int, _ width: Int) -> String {

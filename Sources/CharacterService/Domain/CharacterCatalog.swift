@@ -252,8 +252,8 @@ struct CharacterCatalog: Sendable {
         }
     }
 
-    /// A character with the summaries of its episodes: at most two database reads. When the
-    /// character is fresh in the cache with all its episodes, that is one read and nothing else.
+    /// A character with the summaries of its episodes. When the character is fresh in the
+    /// cache with all its episodes, that is one database read and nothing else.
     func characterDetail(id: Int) async throws -> (answer: RecordAnswer, summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?) {
         let cached = try await database.characterWithEpisodeSummaries(id: id)  // read 1
         if let cached, isFresh(cached.record.fetchedAt), cached.record.related.allSatisfy({ cached.summaries[$0] != nil }) {
@@ -270,9 +270,11 @@ struct CharacterCatalog: Sendable {
         let missing = answer.record.related.filter { summaries[$0] == nil }
         guard !missing.isEmpty else { return (answer, summaries, nil) }
         do {
-            // Stored by the fetch (or by an identical one that had just ended): read back as summaries.
+            // Stored by the fetch (or by an identical one that had just ended): read back as
+            // summaries (a third read, on this cold path only). A failed read leaves them out,
+            // as read 2 does: the character still answers.
             _ = try await fetchRecords(.episode, ids: missing)
-            summaries.merge(try await database.episodeSummaries(ids: missing)) { $1 }
+            if let stored = try? await database.episodeSummaries(ids: missing) { summaries.merge(stored) { $1 } }
             return (answer, summaries, nil)
         } catch let error as UpstreamError {
             return (answer, summaries, error)

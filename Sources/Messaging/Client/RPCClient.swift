@@ -306,7 +306,12 @@ public final class RPCClient: Sendable {
     }
 
     private func scheduleSweep(at deadline: NIODeadline) {
-        let sweep = channel.eventLoop.scheduleTask(deadline: deadline) { [self] in sweepDeadlines(scheduledAt: deadline) }
+        // Weak: a sweep superseded by an earlier one is not cancelled, and must not keep a
+        // closed client alive until it fires.
+        let sweep = channel.eventLoop.scheduleTask(deadline: deadline) { [weak self] in
+            self?.sweepDeadlines(scheduledAt: deadline)
+            return ()
+        }
         state.withLock { state in
             if state.sweepAt == deadline { state.sweep = sweep }
         }

@@ -10,7 +10,9 @@ import NIOCore
 ///   everything read after it (a notification has no reply to carry a -32005).
 ///
 /// Reading ends when the client closes or half-closes, after a bad frame (answered first), or
-/// when ``stop()`` is called (draining, forced shutdown); ``readingEnded`` completes then.
+/// when ``stop()`` is called (draining, forced shutdown); ``readingEnded`` completes then. A
+/// half-close or a bad frame that arrives while frames are held ends reading only once those
+/// are accepted: the frames before it were sent whole, and get their replies first.
 final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -30,6 +32,10 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     private var held = CircularBuffer<ByteBuffer>()
     /// NIO asked for a read while paused: it is made once reading resumes.
     private var readWithheld = false
+    /// How reading ends once the frames held are accepted (a half-close or a bad frame that
+    /// came while paused): nil to keep reading, or the bad frame's error (nil inside for a
+    /// half-close).
+    private var endAfterHeld: (any Error)??
     private var context: ChannelHandlerContext?
 
     init(connection: RPCConnection, eventLoop: any EventLoop) {
@@ -64,7 +70,7 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The client half-closed: nothing more will arrive; replies still go out.
-        if let event = event as? ChannelEvent, event == .inputClosed { stop() }
+        if let event = event as? ChannelEvent, event == .inputClosed { end(badFrame: nil) }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -76,10 +82,22 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard state != .stopped else { return }
         if error is FrameDecoderError || error is FrameTimeoutError {
-            connection.refuse(badFrame: error)
+            end(badFrame: error)
         } else {
             connection.logger.debug("connection read ended", metadata: ["error": "\(error)"])
+            stop()
         }
+    }
+
+    /// Ends reading after a half-close (`badFrame` nil) or a bad frame (answered), once the
+    /// frames held before it are accepted.
+    private func end(badFrame: (any Error)?) {
+        guard state != .stopped else { return }
+        guard held.isEmpty, state == .reading else {
+            if endAfterHeld == nil { endAfterHeld = .some(badFrame) }
+            return
+        }
+        if let badFrame { connection.refuse(badFrame: badFrame) }
         stop()
     }
 
@@ -129,6 +147,11 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
         state = .reading
         while state == .reading, let frame = held.popFirst() {
             accept(frame)
+        }
+        if state == .reading, let ending = endAfterHeld {
+            endAfterHeld = nil
+            end(badFrame: ending)
+            return
         }
         if state == .reading, readWithheld, let context {
             readWithheld = false
