@@ -228,7 +228,7 @@ def main():
     parser.add_argument("--rnmctl-runs", type=int, default=25)
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of every run, the C relay's included; figures are medians over them")
-    parser.add_argument("--static-rnmctl", help="rnmctl linked with --static-swift-stdlib, as the image links it")
+    parser.add_argument("--static-rnmctl", help="rnmctl linked with --static-swift-stdlib (as the image links its programs)")
     parser.add_argument("--no-fault-around", help="Benchmarks/Reference/no_fault_around.so: RSS again with the kernel's fault-around off")
     args = parser.parse_args()
     seconds = args.seconds
@@ -336,7 +336,7 @@ def main():
     check("Gateway get, 1 conn, p50", f"{gw1:.0f} µs", "≤ 150 µs", gw1 <= 150)
     if static_walls:
         static_wall = statistics.median(static_walls) * 1000
-        check(f"rnmctl characters show 1, median of {len(static_walls)} (static, as in the image; dynamic {median_wall:.1f} ms)",
+        check(f"rnmctl characters show 1, median of {len(static_walls)} (Swift runtime linked statically; dynamic {median_wall:.1f} ms)",
               f"{static_wall:.1f} ms", "≤ 10 ms", static_wall <= 10)
     else:
         check(f"rnmctl characters show 1, median of {len(walls)}", f"{median_wall:.1f} ms", "≤ 10 ms", median_wall <= 10)
