@@ -173,6 +173,11 @@ struct RnmctlUsabilityTests {
             #expect(page.stderr.contains("--page") && !page.stderr.contains("\"page\""), "\(page.stderr)")
             let zero = try await system.rnmctl("characters", "show", "0")
             #expect(zero.status == 64 && zero.stderr.contains("<id> must be from 1"), "\(zero.stderr)")
+            // A negative number is a value, not an option, wherever it is.
+            let negative = try await system.rnmctl("characters", "show", "-1")
+            #expect(negative.status == 64 && negative.stderr.contains("<id> must be from 1") && negative.stderr.contains("-1"), "\(negative.stderr)")
+            let negativePage = try await system.rnmctl("characters", "list", "--page", "-2", "--json")
+            #expect(negativePage.status == 64 && negativePage.stderr.contains("page"), "\(negativePage.stderr)")
             for arguments in [["characters", "show", "9999", "--json"], ["characters", "show", "abc", "--json"],
                               ["characters", "list", "--page", "0", "--json"], ["call", "nope.nope", "--json"],
                               ["--json", "charcters", "list"], ["characters", "list", "--timeout", "0", "--json"]] {

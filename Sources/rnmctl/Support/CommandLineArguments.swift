@@ -16,15 +16,21 @@ struct CommandLineArguments {
     }
 
     /// The line with every global option moved after the command's own arguments.
+    ///
+    /// A negative number is a value, never an option (ArgumentParser would read `-1` as one
+    /// and answer "missing argument" for `show -1`): after an option it becomes that option's
+    /// value (`--page -1` → `--page=-1`), elsewhere an argument (moved after `--`), so that
+    /// the command's own range check answers it as it answers 0.
     var normalized: [String] {
         var rest: [String] = []
         var globals: [String] = []
+        var negatives: [String] = []
         var index = 0
         while index < original.count {
             let argument = original[index]
             if argument == "--" {
                 // Everything after `--` is an argument: the globals go before it.
-                return rest + globals + original[index...]
+                return rest + globals + ["--"] + negatives + original[(index + 1)...]
             }
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
             if Self.flags.contains(argument) || (Self.valued.contains(name) && argument.contains("=")) {
@@ -32,12 +38,26 @@ struct CommandLineArguments {
             } else if Self.valued.contains(argument), index + 1 < original.count {
                 globals += [argument, original[index + 1]]
                 index += 1
+            } else if Self.isNegativeNumber(argument) {
+                if let option = rest.last, option.hasPrefix("-"), !option.contains("="), !Self.isNegativeNumber(option) {
+                    rest[rest.count - 1] = option + "=" + argument
+                } else {
+                    negatives.append(argument)
+                }
             } else {
                 rest.append(argument)
             }
             index += 1
         }
-        return rest + globals
+        return rest + globals + (negatives.isEmpty ? [] : ["--"] + negatives)
+    }
+
+    /// `-` then digits (and at most one `.`): `-1`, `-0.5`.
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        let body = argument.utf8.dropFirst()
+        return argument.hasPrefix("-") && !body.isEmpty && body.first != UInt8(ascii: ".")
+            && body.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
+            && body.filter { $0 == UInt8(ascii: ".") }.count <= 1
     }
 
     /// Whether the user asked for JSON output.
