@@ -162,6 +162,19 @@ struct RnmctlUsabilityTests {
         }
     }
 
+    @Test("10. one long name wraps before other columns are left out: at 60 and 80 columns the status stays")
+    func longNameWraps() async throws {
+        try await RnmSystem.with { system in
+            for columns in ["60", "80"] {
+                let output = try await system.rnmctl(arguments: ["characters", "list", "--page", "8"], environment: ["COLUMNS": columns])
+                let lines = output.stdout.split(separator: "\n")
+                #expect(output.status == 0 && lines.first?.contains("STATUS") == true, "COLUMNS=\(columns): \(output.stdout)")
+                #expect(lines.dropLast().allSatisfy { $0.count <= Int(columns)! }, "COLUMNS=\(columns)")
+                #expect(output.stdout.contains("Hole in the Wall") && output.stdout.contains("See it All"), "never cut")
+            }
+        }
+    }
+
     @Test("9. messages in the CLI's terms, one JSON error shape, plurals, a page past the end")
     func messages() async throws {
         try await RnmSystem.with { system in

@@ -1,6 +1,7 @@
 /// A text table that fits the terminal without cutting any value: columns are as wide as
-/// their longest value; on a narrow terminal the least important columns are left out
-/// (unless `--wide`), then long cells wrap at word boundaries onto more lines.
+/// their longest value; on a narrow terminal long values wrap at word boundaries onto more
+/// lines, and the least important columns are left out (unless `--wide`) only when wrapping
+/// values down to ``wrapsBefore`` characters is not enough.
 struct Table {
     /// A column: its header, and how readily it is left out (0: never; higher goes first).
     struct Column {
@@ -26,6 +27,8 @@ struct Table {
     }
 
     static let gap = 2
+    /// Values longer than this wrap before a column is left out to make room for them.
+    static let wrapsBefore = 30
 
     /// The table as lines of at most `width` characters where that is possible without
     /// breaking a word; all columns and no wrapping when `width` is nil or `wide`.
@@ -34,21 +37,31 @@ struct Table {
         var widths = columns.indices.map { index in
             rows.reduce(columns[index].header.count) { max($0, $1.indices.contains(index) ? $1[index].count : 0) }
         }
-        func total() -> Int { shown.reduce(0) { $0 + widths[$1] } + Self.gap * max(0, shown.count - 1) }
+        func total(_ widths: [Int], _ shown: [Int]) -> Int { shown.reduce(0) { $0 + widths[$1] } + Self.gap * max(0, shown.count - 1) }
         if let width, !wide {
-            // Leave out the least important columns first.
-            let droppable = shown.filter { columns[$0].dropPriority > 0 }.sorted { columns[$0].dropPriority > columns[$1].dropPriority }
-            for index in droppable where total() > width {
-                shown.removeAll { $0 == index }
-            }
-            // Then narrow the widest columns, never below their longest word.
+            // The narrowest a column goes: its longest word (a value is wrapped, never cut).
             let floors = columns.indices.map { index in
                 rows.reduce(columns[index].header.count) { floor, row in
                     guard row.indices.contains(index) else { return floor }
                     return max(floor, row[index].split(separator: " ").map(\.count).max() ?? 0)
                 }
             }
-            while total() > width, let widest = shown.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) {
+            // Leave out the least important columns while the table does not fit even with its
+            // long values wrapped at `wrapsBefore` characters: one long name wraps onto a second
+            // line rather than take the other columns off every row.
+            let soft = columns.indices.map { min(widths[$0], max(floors[$0], Self.wrapsBefore)) }
+            let droppable = shown.filter { columns[$0].dropPriority > 0 }.sorted { columns[$0].dropPriority > columns[$1].dropPriority }
+            var dropped: [Int] = []
+            for index in droppable where total(soft, shown) > width {
+                shown.removeAll { $0 == index }
+                dropped.append(index)
+            }
+            // A less important column left out early may fit beside the ones kept.
+            for index in dropped.reversed() where total(soft, (shown + [index]).sorted()) <= width {
+                shown = (shown + [index]).sorted()
+            }
+            // Then narrow the widest columns, never below their longest word.
+            while total(widths, shown) > width, let widest = shown.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) {
                 widths[widest] -= 1
             }
         }
