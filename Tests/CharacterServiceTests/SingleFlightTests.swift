@@ -50,6 +50,15 @@ struct SingleFlightTests {
         #expect(store.works.load(ordering: .relaxed) == 1)
     }
 
+    @Test("a forced run (a refresh) does the work even when the result is stored")
+    func forcedRunsWork() async throws {
+        let store = Store()
+        let flights = SingleFlight<String, Int>()
+        #expect(try await flights.run("k", reusing: { store.read() }) { store.work(1) } == 1)
+        #expect(try await flights.run("k", forced: true, reusing: { store.read() }) { store.work(2) } == 2)
+        #expect(store.works.load(ordering: .relaxed) == 2)
+    }
+
     @Test("an error is shared by the callers in flight, and the next run tries again")
     func errorsAreNotKept() async throws {
         struct Failure: Error {}

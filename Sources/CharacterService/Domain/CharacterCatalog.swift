@@ -86,11 +86,8 @@ struct CharacterCatalog: Sendable {
             return try await localAnswer(resource, page: page, filters: filters, mirror: mirror, upstreamError: nil)
         }
         do {
-            // A forced fetch never takes what an identical flight just stored: it was asked for
-            // the upstream's answer now.
-            let flight = (force ? "!" : "") + "\(resource.rawValue)?\(filterKey)#\(page)"
-            let answer = try await pageFlights.run(flight, reusing: { [self] in
-                guard !force, let stored = try await cachedPage(resource, filterKey: filterKey, page: page),
+            let answer = try await pageFlights.run("\(resource.rawValue)?\(filterKey)#\(page)", forced: force, reusing: { [self] in
+                guard let stored = try await cachedPage(resource, filterKey: filterKey, page: page),
                       isFresh(stored.fetchedAt) else { return nil }
                 return stored.answer
             }) { [self] in
@@ -285,9 +282,8 @@ struct CharacterCatalog: Sendable {
     /// fetches in flight are made once, and unless `force` a new one first looks whether the
     /// records were just stored, fresh, by an identical fetch that had ended.
     private func fetchRecords(_ resource: Resource, ids: [Int], force: Bool = false) async throws -> Fetched<[Int: StoredRecord]> {
-        let key = (force ? "!" : "") + "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
-        return try await recordFlights.run(key, reusing: { [self] in
-            guard !force else { return nil }
+        let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
+        return try await recordFlights.run(key, forced: force, reusing: { [self] in
             let stored = try await database.records(resource, ids: ids)
             guard stored.count == Set(ids).count, let oldest = stored.values.map(\.fetchedAt).min(), isFresh(oldest) else { return nil }
             return Fetched(value: stored, at: oldest, source: .cache)

@@ -86,10 +86,7 @@ final class RPCConnection: Sendable {
             // A handler that can answer without a task of its own (the Gateway) starts here.
             let context = makeContext(for: envelope)
             let started = handler.start(request, context: context) { [self] outcome in
-                if let reply = frame(for: outcome, envelope: envelope, logger: context.logger) {
-                    writeReply(reply, rawID: envelope.rawID, method: envelope.method)
-                }
-                budget.finishRequest(bytes: bytes)
+                finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes)
             }
             if !started {
                 tasks.start { [self] in await serve(envelope, context: context, bytes: bytes) }
@@ -112,7 +109,12 @@ final class RPCConnection: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        if let reply = frame(for: outcome, envelope: envelope, logger: context.logger) {
+        finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes)
+    }
+
+    /// Writes the reply for a handler's outcome, then counts the request answered.
+    private func finish(_ outcome: Result<RPCReply, any Error>, envelope: Envelope, logger: Logger, bytes: Int) {
+        if let reply = frame(for: outcome, envelope: envelope, logger: logger) {
             writeReply(reply, rawID: envelope.rawID, method: envelope.method)
         }
         budget.finishRequest(bytes: bytes)

@@ -155,8 +155,8 @@ struct UniversityCatalog: Sendable {
     /// unless `force` a new one first looks whether an identical fetch that had just ended
     /// stored the list.
     private func fetch(key: String, country: String, force: Bool = false) async throws -> Fetched<CachedCountry> {
-        try await flights.run((force ? "!" : "") + key, reusing: { [self] in
-            guard !force, let cached = try await database.country(key: key), isFresh(cached.fetchedAt) else { return nil }
+        try await flights.run(key, forced: force, reusing: { [self] in
+            guard let cached = try await database.country(key: key), isFresh(cached.fetchedAt) else { return nil }
             return Fetched(value: cached, at: cached.fetchedAt, source: .cache)
         }) { [self] in
             let universities = try await health.recording { () async throws(UpstreamError) in
