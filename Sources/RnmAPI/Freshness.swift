@@ -71,3 +71,32 @@ public protocol FreshnessCarrying {
 }
 
 extension Fresh: FreshnessCarrying {}
+
+extension Freshness {
+    /// An answer the cache gave as fresh: within its max age, or nothing newer could be had
+    /// without asking (`upstreamError` set: the upstream was asked and failed, so it is stale).
+    public static func cached(at date: Date, upstreamError: String? = nil) -> Freshness {
+        Freshness(source: .cache, stale: upstreamError != nil, fetchedAt: date.rfc3339, upstreamError: upstreamError)
+    }
+
+    /// An answer the upstream gave for this request, stored at `date`.
+    public static func fetched(at date: Date) -> Freshness {
+        Freshness(source: .upstream, fetchedAt: date.rfc3339)
+    }
+
+    /// An answer from the cache because the upstream failed, with the reason.
+    public static func stale(at date: Date, because reason: String) -> Freshness {
+        cached(at: date, upstreamError: reason)
+    }
+}
+
+extension Freshness {
+    /// The freshness of an answer made of `parts`: from the cache only if every part was, stale
+    /// if any part was (with the first such part's reason), fetched at the oldest part's time.
+    public static func combined(_ parts: [Freshness]) -> Freshness {
+        let stale = parts.first { $0.stale }
+        return Freshness(source: parts.allSatisfy { $0.source == .cache } ? .cache : .upstream,
+                         stale: stale != nil, fetchedAt: parts.map(\.fetchedAt).min() ?? "",
+                         upstreamError: stale?.upstreamError)
+    }
+}

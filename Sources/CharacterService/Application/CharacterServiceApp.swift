@@ -17,7 +17,7 @@ enum CharacterServiceApp {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try CharacterDatabase(path: configuration.databasePath)
         let catalog = CharacterCatalog(database: database, upstream: RickAndMortyAPI(fetcher: configuration.makeFetcher()),
-                                       maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger,
+                                       policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds)), logger: logger,
                                        maxFilteredPages: maxListPages)
         // Finished replies of fresh reads, emptied by every change to the database.
         let replyCache = configuration.makeReplyCache()

@@ -68,7 +68,9 @@ struct Mirror: Sendable {
     private func fetchAvatar(_ id: Int) async throws {
         let bytes: Data?
         do {
-            bytes = try await catalog.health.recording { () async throws(UpstreamError) in try await catalog.upstream.avatar(id: id) }
+            bytes = try await catalog.policy.upstream { () async throws(UpstreamError) in
+                try await catalog.upstream.avatar(id: id)
+            }
         } catch .badPayload, .tooLarge {
             return
         }

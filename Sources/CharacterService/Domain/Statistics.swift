@@ -18,12 +18,7 @@ struct Statistics: Sendable {
         var writer = JSONObjectWriter()
         writer.integer("total", answers[0].count)
         writer.raw("byStatus", ByteBuffer(string: "{\"alive\":\(answers[1].count),\"dead\":\(answers[2].count),\"unknown\":\(answers[3].count)}"))
-        let freshness = answers.map(\.freshness)
-        let stale = freshness.first { $0.stale }
-        writer.freshness(Freshness(source: freshness.allSatisfy { $0.source == .cache } ? .cache : .upstream,
-                                   stale: stale != nil,
-                                   fetchedAt: freshness.map(\.fetchedAt).min() ?? "",
-                                   upstreamError: stale?.upstreamError))
+        writer.freshness(.combined(answers.map(\.freshness)))
         return writer.finish()
     }
 }

@@ -15,7 +15,7 @@ enum CharacterRoutes {
         let validate = ParamsValidation(maxParamBytes: maxParamBytes)
         let avatars = Avatars(catalog: catalog)
         @Sendable func cacheable(_ json: ByteBuffer, _ freshness: Freshness) -> CacheableResult {
-            CacheableResult(json: json, validUntil: freshness.validUntil(maxAge: catalog.maxAge))
+            CacheableResult(json: json, validUntil: freshness.validUntil(maxAge: catalog.policy.maxAge))
         }
         @Sendable func cacheable(_ answer: PageAnswer) -> CacheableResult {
             cacheable(pageResult(answer), answer.freshness)
@@ -40,10 +40,10 @@ enum CharacterRoutes {
         router.registerCached(RPCMethods.charactersGet) { params, _ in
             let episodes = try await catalog.characterDetail(id: try validate.id(params.id))
             let answer = episodes.answer
-            var writer = JSONObjectWriter(capacity: answer.record.json.count + 96 * episodes.summaries.count + 128)
-            var character = ByteBuffer(bytes: answer.record.json.dropLast())  // "{...", then the episodes
+            var writer = JSONObjectWriter(capacity: answer.value.json.count + 96 * episodes.summaries.count + 128)
+            var character = ByteBuffer(bytes: answer.value.json.dropLast())  // "{...", then the episodes
             character.writeStaticString(",\"episodes\":[")
-            for (index, summary) in answer.record.related.compactMap({ episodes.summaries[$0] }).enumerated() {
+            for (index, summary) in answer.value.related.compactMap({ episodes.summaries[$0] }).enumerated() {
                 if index > 0 { character.writeStaticString(",") }
                 summary.writeJSON(into: &character)
             }
@@ -84,7 +84,8 @@ enum CharacterRoutes {
             try await Statistics(catalog: catalog).result()
         }
         router.registerEncoded(RPCMethods.charactersImage) { params, _ in
-            let (image, freshness) = try await avatars.image(id: try validate.id(params.id))
+            let avatar = try await avatars.image(id: try validate.id(params.id))
+            let (image, freshness) = (avatar.value, avatar.freshness)
             var writer = JSONObjectWriter(capacity: image.bytes.count * 4 / 3 + 128)
             writer.integer("id", params.id)
             writer.string("contentType", image.contentType)
@@ -147,10 +148,10 @@ enum CharacterRoutes {
     private static func detail(_ resource: Resource, id: Int, key: String, linked: Resource, linkedKey: String,
                                catalog: CharacterCatalog) async throws -> (ByteBuffer, Freshness) {
         let answer = try await catalog.record(resource, id: id)
-        let links = await catalog.resolve(linked, ids: answer.record.related)
+        let links = await catalog.resolve(linked, ids: answer.value.related)
         var writer = JSONObjectWriter()
-        writer.raw(key, answer.record.json)
-        writer.array(linkedKey, answer.record.related.compactMap { links.records[$0]?.json })
+        writer.raw(key, answer.value.json)
+        writer.array(linkedKey, answer.value.related.compactMap { links.records[$0]?.json })
         let freshness = merge(answer.freshness, links.upstreamError)
         writer.freshness(freshness)
         return (writer.finish(), freshness)

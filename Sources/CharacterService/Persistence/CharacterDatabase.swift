@@ -32,17 +32,8 @@ struct StoredImage: Sendable {
 
 /// The CharacterService's SQLite cache (GRDB, WAL, versioned migrations). Each upstream
 /// answer is stored in one transaction; every value is a bound parameter.
-struct CharacterDatabase: Sendable {
+struct CharacterDatabase: CacheDatabase {
     let pool: DatabasePool
-
-    init(path: String) throws {
-        pool = try DatabasePool.open(path: path, migrator: Self.migrator)
-    }
-
-    /// Empties `cache` after every transaction that changes this database.
-    func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
-        pool.invalidateOnCommit(cache)
-    }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

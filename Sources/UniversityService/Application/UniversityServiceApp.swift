@@ -14,7 +14,7 @@ enum UniversityServiceApp {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try UniversityDatabase(path: configuration.databasePath)
         let catalog = UniversityCatalog(database: database, upstream: HipoUpstream(fetcher: configuration.makeFetcher()),
-                                        maxAge: Double(configuration.maxAgeSeconds), health: UpstreamHealth(), logger: logger)
+                                        policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds)), logger: logger)
         // Finished replies of fresh reads, emptied by every change to the database.
         let replyCache = configuration.makeReplyCache()
         if let replyCache { database.invalidateOnCommit(replyCache) }

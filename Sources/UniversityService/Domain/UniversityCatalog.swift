@@ -11,20 +11,16 @@ struct ListAnswer: Sendable {
     var freshness: Freshness
 }
 
-/// The UniversityService's rules: upstream first (unless the cached list is younger than the
-/// max age), the cache when the upstream fails (`stale`), an error only when nothing is cached.
+/// The UniversityService's reads, each described to the one cache rule (``CachePolicy``):
+/// upstream first (unless the cached list is younger than the max age, 0 by default), the
+/// cache when the upstream fails (`stale`), an error only when nothing is cached.
 struct UniversityCatalog: Sendable {
     let database: UniversityDatabase
     let upstream: HipoUpstream
-    /// Seconds a cached list is served without asking the upstream (0: always ask).
-    let maxAge: Double
-    let health: UpstreamHealth
-    let flights = SingleFlight<String, Fetched<CachedCountry>>()
+    /// The cache rule and the upstream's health.
+    let policy: CachePolicy
+    let flights = SingleFlight<String, Answer<CachedCountry>>()
     let logger: Logger
-
-    private func isFresh(_ date: Date) -> Bool {
-        maxAge > 0 && Date().timeIntervalSince(date) < maxAge
-    }
 
     /// When the service started, for health.
     var started = Date()
@@ -32,8 +28,10 @@ struct UniversityCatalog: Sendable {
     /// `universities.health`, with the world mirror.
     func healthReport() async throws -> ServiceHealth {
         let mirror = try await database.worldMirror()
-        return health.report(service: .universities, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
-                             mirror: .init(complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339, records: mirror?.universities ?? 0))
+        return policy.health.report(
+            service: .universities, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
+            mirror: .init(complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
+                          records: mirror?.universities ?? 0))
     }
 
     // MARK: The world mirror
@@ -45,7 +43,7 @@ struct UniversityCatalog: Sendable {
         await progress(0, 2, "fetching the world list")
         let world: [University]
         do {
-            world = try await health.recording { () async throws(UpstreamError) in try await upstream.world() }
+            world = try await policy.upstream { () async throws(UpstreamError) in try await upstream.world() }
         } catch {
             throw UniversityError.upstreamUnavailable(country: allCountries, error)
         }
@@ -77,9 +75,8 @@ struct UniversityCatalog: Sendable {
     func searchEverywhere(name: String) async throws -> (answer: ListAnswer, total: Int)? {
         guard let mirror = try await database.worldMirror() else { return nil }
         let found = try await database.search(name: name, limit: Self.searchLimit)
-        let upstream = health.snapshot
-        let freshness = Freshness(source: .cache, stale: upstream.failing, fetchedAt: mirror.completedAt.rfc3339,
-                                  upstreamError: upstream.failing ? upstream.lastError : nil)
+        let upstream = policy.health.snapshot
+        let freshness = Freshness.cached(at: mirror.completedAt, upstreamError: upstream.failing ? upstream.lastError : nil)
         return (ListAnswer(country: allCountries, items: found.items, freshness: freshness), found.total)
     }
 
@@ -94,29 +91,23 @@ struct UniversityCatalog: Sendable {
     /// `universities.list` (and, with `force`, `universities.refresh`).
     func list(country: String, force: Bool) async throws -> ListAnswer {
         let key = Self.key(country)
-        let cached = try await database.country(key: key)
-        if !force, let cached, isFresh(cached.fetchedAt) {
-            return ListAnswer(country: cached.country, items: cached.items,
-                              freshness: Freshness(source: .cache, fetchedAt: cached.fetchedAt.rfc3339))
-        }
-        do {
-            let fresh = try await fetch(key: key, country: country, force: force)
-            return ListAnswer(country: fresh.value.country, items: fresh.value.items, freshness: fresh.freshness)
-        } catch let error as UpstreamError {
-            guard let cached else {
+        let stored = try await database.country(key: key)
+        let answer = try await policy.read(
+            stored: stored.map { Stored($0, fetchedAt: $0.fetchedAt) }, force: force,
+            fetch: { try await fetch(key: key, country: country, force: force) },
+            otherwise: { [self] error in
                 // Not a country of the world mirror: the upstream would answer an empty list.
-                if let mirror = try await database.worldMirror() {
-                    return ListAnswer(country: country, items: [],
-                                      freshness: Freshness(source: .cache, stale: true, fetchedAt: mirror.completedAt.rfc3339,
-                                                           upstreamError: error.description))
+                guard let mirror = try await database.worldMirror() else {
+                    throw UniversityError.upstreamUnavailable(country: country, error)
                 }
-                throw UniversityError.upstreamUnavailable(country: country, error)
-            }
-            logger.warning("upstream failed; answering from the cache", metadata: ["country": "\(country)", "error": "\(error)"])
-            return ListAnswer(country: cached.country, items: cached.items,
-                              freshness: Freshness(source: .cache, stale: true, fetchedAt: cached.fetchedAt.rfc3339,
-                                                   upstreamError: error.description))
+                let empty = CachedCountry(country: country, fetchedAt: mirror.completedAt, items: [])
+                return Answer(empty, .stale(at: mirror.completedAt, because: error))
+            })
+        if stored != nil, answer.freshness.stale {
+            logger.warning("upstream failed; answering from the cache",
+                           metadata: ["country": "\(country)", "error": "\(answer.freshness.upstreamError ?? "")"])
         }
+        return ListAnswer(country: answer.country, items: answer.items, freshness: answer.freshness)
     }
 
     /// `universities.get`: from the cache; the country's list is fetched once only if it was
@@ -125,11 +116,11 @@ struct UniversityCatalog: Sendable {
         let key = Self.key(country)
         if let found = try await database.find(key: key, name: name) {
             if let json = found.json {
-                return (json, Freshness(source: .cache, fetchedAt: found.fetchedAt.rfc3339))
+                return (json, .cached(at: found.fetchedAt))
             }
             throw try await notFound(name: name, key: key, country: country)
         }
-        let fetched: Fetched<CachedCountry>
+        let fetched: Answer<CachedCountry>
         do {
             fetched = try await fetch(key: key, country: country)
         } catch let error as UpstreamError {
@@ -151,15 +142,12 @@ struct UniversityCatalog: Sendable {
                          elsewhere: try await database.countryHolding(name: name))
     }
 
-    /// Fetches a country's list and stores it. Identical fetches in flight are made once, and
-    /// unless `force` a new one first looks whether an identical fetch that had just ended
-    /// stored the list.
-    private func fetch(key: String, country: String, force: Bool = false) async throws -> Fetched<CachedCountry> {
-        try await flights.run(key, forced: force, reusing: { [self] in
-            guard let cached = try await database.country(key: key), isFresh(cached.fetchedAt) else { return nil }
-            return Fetched(value: cached, at: cached.fetchedAt, source: .cache)
+    /// Fetches a country's list and stores it, once for identical callers in flight.
+    private func fetch(key: String, country: String, force: Bool = false) async throws -> Answer<CachedCountry> {
+        try await policy.fetchOnce(flights, key, force: force, stored: { [self] in
+            try await database.country(key: key).map { Stored($0, fetchedAt: $0.fetchedAt) }
         }) { [self] in
-            let universities = try await health.recording { () async throws(UpstreamError) in
+            let universities = try await policy.upstream { () async throws(UpstreamError) in
                 try await upstream.universities(country: country)
             }
             let fetchedAt = Date()
@@ -167,7 +155,7 @@ struct UniversityCatalog: Sendable {
             let items = try universities.map { (name: $0.name, json: try encoder.encode($0)) }
             let name = universities.first?.country ?? country.trimmingCharacters(in: .whitespacesAndNewlines)
             try await database.replace(key: key, country: name, items: items, fetchedAt: fetchedAt)
-            return Fetched(value: CachedCountry(country: name, fetchedAt: fetchedAt, items: items), at: fetchedAt)
+            return Answer(CachedCountry(country: name, fetchedAt: fetchedAt, items: items), .fetched(at: fetchedAt))
         }
     }
 }

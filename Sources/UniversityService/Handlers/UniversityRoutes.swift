@@ -23,10 +23,10 @@ enum UniversityRoutes {
             let name = try bounded("name", params.name)?.trimmingCharacters(in: .whitespacesAndNewlines)
             if params.country == nil, let name, !name.isEmpty, let everywhere = try await catalog.searchEverywhere(name: name) {
                 return CacheableResult(json: listResult(everywhere.answer, nameFilter: nil, total: everywhere.total),
-                                       validUntil: everywhere.answer.freshness.validUntil(maxAge: catalog.maxAge))
+                                       validUntil: everywhere.answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
             }
             let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: false)
-            return CacheableResult(json: listResult(answer, nameFilter: name), validUntil: answer.freshness.validUntil(maxAge: catalog.maxAge))
+            return CacheableResult(json: listResult(answer, nameFilter: name), validUntil: answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
         }
         router.register(RPCMethods.universitiesSync) { _, context in
             try await catalog.sync { done, total, message in

@@ -14,18 +14,8 @@ struct CachedCountry: Sendable {
 }
 
 /// The UniversityService's SQLite cache (GRDB, WAL): one list per country, replaced whole.
-struct UniversityDatabase: Sendable {
-    private let pool: DatabasePool
-
-    /// Opens (creating if needed) the database at `path` and migrates it.
-    init(path: String) throws {
-        pool = try DatabasePool.open(path: path, migrator: Self.migrator)
-    }
-
-    /// Empties `cache` after every transaction that changes this database.
-    func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
-        pool.invalidateOnCommit(cache)
-    }
+struct UniversityDatabase: CacheDatabase {
+    let pool: DatabasePool
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

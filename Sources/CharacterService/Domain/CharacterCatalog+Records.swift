@@ -1,0 +1,141 @@
+import Foundation
+import Messaging
+import RnmAPI
+import ServiceKit
+
+extension CharacterCatalog {
+    /// One record by id.
+    func record(_ resource: Resource, id: Int, force: Bool = false) async throws -> Answer<StoredRecord> {
+        try await record(resource, id: id, stored: try await database.records(resource, ids: [id])[id], force: force)
+    }
+
+    /// One record by id, given what the cache holds for it (read by the caller).
+    private func record(_ resource: Resource, id: Int, stored: StoredRecord?,
+                        force: Bool = false) async throws -> Answer<StoredRecord> {
+        try await policy.read(
+            stored: stored.map { Stored($0, fetchedAt: $0.fetchedAt) }, force: force,
+            local: { [self] in
+                // Past a fresh complete mirror: it does not exist, known without asking.
+                if stored == nil, try await beyondMirror(resource, ids: [id], freshOnly: true) == [id] {
+                    throw CharacterError.notFound(resource, id: id)
+                }
+                return nil
+            },
+            fetch: { [self] in
+                let fetched = try await fetchRecords(resource, ids: [id], force: force)
+                guard let record = fetched.value[id] else { throw CharacterError.notFound(resource, id: id) }
+                return fetched.map { _ in record }
+            },
+            otherwise: { [self] error in
+                if try await beyondMirror(resource, ids: [id]) == [id] { throw CharacterError.notFound(resource, id: id) }
+                throw CharacterError.upstreamUnavailable(what: "\(resource.rawValue) \(id)", error)
+            })
+    }
+
+    /// Records by id: the fresh ones from the cache, the rest in one multi-id upstream call.
+    /// `unchecked` holds the ids neither cached nor checked, because the upstream failed
+    /// (they may exist: they are not "missing").
+    func records(_ resource: Resource, ids: [Int]) async throws
+        -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>) {
+        var found = try await database.records(resource, ids: ids)
+        // Ids past a fresh complete mirror do not exist: not asked for, and not "unchecked".
+        let absent = Set(try await beyondMirror(resource, ids: ids.filter { found[$0] == nil }, freshOnly: true))
+        let needed = ids.filter { !absent.contains($0) && (found[$0].map { !policy.isFresh($0.fetchedAt) } ?? true) }
+        let oldest = found.values.map(\.fetchedAt).min() ?? Date()
+        guard !needed.isEmpty else { return (found, .cached(at: oldest), []) }
+        do {
+            let fetched = try await fetchRecords(resource, ids: needed)
+            found.merge(fetched.value) { $1 }
+            return (found, fetched.freshness, [])
+        } catch let error as UpstreamError {
+            // Past a complete mirror, ids did not exist when it was made: missing, not unchecked.
+            let knownAbsent = Set(try await beyondMirror(resource, ids: needed.filter { found[$0] == nil }))
+            guard !found.isEmpty || ids.isEmpty || knownAbsent.count == needed.count else {
+                let list = needed.map(String.init).joined(separator: ",")
+                throw CharacterError.upstreamUnavailable(what: "\(resource.plural) \(list)", error)
+            }
+            let unchecked = Set(needed.filter { found[$0] == nil && !knownAbsent.contains($0) })
+            return (found, .stale(at: oldest, because: error), unchecked)
+        }
+    }
+
+    /// The records of `ids` not cached yet, fetched in one call (the rest are not refetched:
+    /// links are resolved from the cache when it has them).
+    func resolve(_ resource: Resource, ids: [Int]) async -> (records: [Int: StoredRecord], upstreamError: UpstreamError?) {
+        var found = (try? await database.records(resource, ids: ids)) ?? [:]
+        let missing = ids.filter { found[$0] == nil }
+        guard !missing.isEmpty else { return (found, nil) }
+        do {
+            found.merge(try await fetchRecords(resource, ids: missing).value) { $1 }
+            return (found, nil)
+        } catch let error as UpstreamError {
+            return (found, error)
+        } catch {
+            logger.error("resolving links failed", metadata: ["error": "\(error)"])
+            return (found, nil)
+        }
+    }
+
+    /// A character with the summaries of its episodes. When the character is fresh in the
+    /// cache with all its episodes, that is one database read and nothing else.
+    func characterDetail(id: Int) async throws
+        -> (answer: Answer<StoredRecord>, summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?) {
+        let cached = try await database.characterWithEpisodeSummaries(id: id)  // read 1
+        if let cached, policy.isFresh(cached.record.fetchedAt),
+           cached.record.related.allSatisfy({ cached.summaries[$0] != nil }) {
+            return (Answer(cached.record, .cached(at: cached.record.fetchedAt)), cached.summaries, nil)
+        }
+        let answer = try await record(.character, id: id, stored: cached?.record)
+        var summaries = cached?.summaries ?? [:]
+        // Read 1 looked up the episodes of the cached record; a new record may name others.
+        let unchecked = answer.related.filter {
+            summaries[$0] == nil && !(cached?.record.related.contains($0) ?? false)
+        }
+        if !unchecked.isEmpty, let found = try? await database.episodeSummaries(ids: unchecked) {  // read 2
+            summaries.merge(found) { $1 }
+        }
+        let missing = answer.related.filter { summaries[$0] == nil }
+        guard !missing.isEmpty else { return (answer, summaries, nil) }
+        do {
+            // Stored by the fetch (or by an identical one that had just ended): read back as
+            // summaries (a third read, on this cold path only). A failed read leaves them out,
+            // as read 2 does: the character still answers.
+            _ = try await fetchRecords(.episode, ids: missing)
+            if let stored = try? await database.episodeSummaries(ids: missing) { summaries.merge(stored) { $1 } }
+            return (answer, summaries, nil)
+        } catch let error as UpstreamError {
+            return (answer, summaries, error)
+        }
+    }
+
+    /// Those of `ids` past the end of a complete mirror (which holds every id up to its count):
+    /// records that did not exist when it was made. With `freshOnly`, only a fresh mirror is
+    /// asked (known without asking the upstream); otherwise any, the best knowledge there is
+    /// when the upstream cannot be asked.
+    func beyondMirror(_ resource: Resource, ids: [Int], freshOnly: Bool = false) async throws -> [Int] {
+        guard !ids.isEmpty, let mirror = try await database.mirror(),
+              !freshOnly || policy.isFresh(mirror.completedAt) else { return [] }
+        let count = mirror.counts[resource] ?? 0
+        return ids.filter { $0 > count }
+    }
+
+    /// Fetches records, stores them in one transaction and answers them as stored, once for
+    /// identical callers in flight.
+    private func fetchRecords(_ resource: Resource, ids: [Int],
+                              force: Bool = false) async throws -> Answer<[Int: StoredRecord]> {
+        let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
+        return try await policy.fetchOnce(recordFlights, key, force: force, stored: { [self] in
+            let stored = try await database.records(resource, ids: ids)
+            guard stored.count == Set(ids).count, let oldest = stored.values.map(\.fetchedAt).min() else { return nil }
+            return Stored(stored, fetchedAt: oldest)
+        }) { [self] in
+            let records = try await policy.upstream { () async throws(UpstreamError) in
+                try await upstream.records(resource, ids: ids)
+            }
+            let now = Date()
+            try await database.store(records: records, resource: resource, fetchedAt: now)
+            let stored = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
+            return Answer(Dictionary(stored) { $1 }, .fetched(at: now))
+        }
+    }
+}

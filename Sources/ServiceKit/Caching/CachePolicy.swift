@@ -1,0 +1,78 @@
+import Foundation
+import RnmAPI
+
+/// The one cache rule of both caching services (docs/PROTOCOL.md §5): a stored answer younger
+/// than the max age is served as it is; otherwise the upstream is asked (identical fetches in
+/// flight made once); when the upstream fails, a fallback (the mirror) or the stored copy answers,
+/// stale, with the reason; only with nothing stored is the failure the answer.
+///
+/// Each catalog describes its reads with this type (what is stored, how to fetch, what may stand
+/// in) and never decides freshness by itself, so a change to the rule is made here once.
+public struct CachePolicy: Sendable {
+    /// Seconds a stored answer is served without asking the upstream (0: always ask first;
+    /// `.infinity`: stored answers never expire, e.g. avatars).
+    public let maxAge: Double
+    /// What the service last saw of its upstream; every fetch made through the policy is recorded.
+    public let health: UpstreamHealth
+
+    public init(maxAge: Double, health: UpstreamHealth = UpstreamHealth()) {
+        self.maxAge = maxAge
+        self.health = health
+    }
+
+    /// The same upstream, with stored answers that never expire (they cannot change upstream).
+    public var forever: CachePolicy { CachePolicy(maxAge: .infinity, health: health) }
+
+    /// True when data fetched at `date` may be served without asking the upstream.
+    public func isFresh(_ date: Date, now: Date = Date()) -> Bool {
+        maxAge > 0 && now.timeIntervalSince(date) < maxAge
+    }
+
+    /// A read by the rule.
+    /// - Parameters:
+    ///   - stored: what the cache holds (read by the caller, who may need it for more).
+    ///   - force: ask the upstream even when the stored copy is fresh (a refresh).
+    ///   - local: an answer made without the upstream when the stored copy is not fresh (a fresh
+    ///     mirror); nil to ask the upstream. Not consulted when forced. It may throw (not found).
+    ///   - fetch: asks the upstream and stores its answer (``fetchOnce(_:_:force:stored:fetch:)``).
+    ///   - fallback: when the upstream failed, an answer tried before the stored copy (the mirror).
+    ///   - otherwise: when the upstream failed and nothing is stored: an answer, or the error.
+    public func read<Value: Sendable>(
+        stored: Stored<Value>?, force: Bool = false,
+        local: () async throws -> Answer<Value>? = { nil },
+        fetch: () async throws -> Answer<Value>,
+        fallback: (UpstreamError) async throws -> Answer<Value>? = { _ in nil },
+        otherwise: (UpstreamError) async throws -> Answer<Value>
+    ) async throws -> Answer<Value> {
+        if !force, let stored, isFresh(stored.fetchedAt) {
+            return Answer(stored.value, .cached(at: stored.fetchedAt))
+        }
+        if !force, let answer = try await local() { return answer }
+        do {
+            return try await fetch()
+        } catch let error as UpstreamError {
+            if let answer = try await fallback(error) { return answer }
+            guard let stored else { return try await otherwise(error) }
+            return Answer(stored.value, .stale(at: stored.fetchedAt, because: error))
+        }
+    }
+
+    /// Runs `fetch` (an upstream call, recorded in ``health``, and its storing) once for all
+    /// identical callers in flight. Unless `force`, a new flight first calls `stored` and takes
+    /// what it finds if fresh: an identical flight that had just ended stored it.
+    public func fetchOnce<Key: Hashable & Sendable, Value: Sendable>(
+        _ flights: SingleFlight<Key, Answer<Value>>, _ key: Key, force: Bool = false,
+        stored: @escaping @Sendable () async throws -> Stored<Value>?,
+        fetch: @escaping @Sendable () async throws -> Answer<Value>
+    ) async throws -> Answer<Value> {
+        try await flights.run(key, forced: force, reusing: { [self] in
+            guard let found = try await stored(), isFresh(found.fetchedAt) else { return nil }
+            return Answer(found.value, .cached(at: found.fetchedAt))
+        }, fetch)
+    }
+
+    /// Calls the upstream, recording the outcome in ``health``.
+    public func upstream<T>(_ call: () async throws(UpstreamError) -> T) async throws(UpstreamError) -> T {
+        try await health.recording(call)
+    }
+}
