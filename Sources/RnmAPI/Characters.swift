@@ -1,5 +1,5 @@
 /// Params of `characters.list` and `characters.refresh`.
-public struct CharacterListParams: Codable, Sendable, Equatable {
+public struct CharacterListParams: ListParams {
     /// Page from 1 (default 1).
     public var page: Int?
     public var name: String?
@@ -19,6 +19,14 @@ public struct CharacterListParams: Codable, Sendable, Equatable {
         self.type = type
         self.gender = gender
     }
+
+    public init() {}
+
+    public static let kind = RecordKind.character
+    public static var filterFields: [(name: String, field: WritableKeyPath<Self, String?>)] {
+        [("name", \.name), ("status", \.status), ("species", \.species), ("type", \.type), ("gender", \.gender)]
+    }
+    public static var fixedValues: [String: [String]] { ["status": statuses, "gender": genders] }
 
     /// The statuses the API knows.
     public static let statuses = ["alive", "dead", "unknown"]

@@ -1,5 +1,5 @@
 /// Params of `episodes.list`.
-public struct EpisodeListParams: Codable, Sendable, Equatable {
+public struct EpisodeListParams: ListParams {
     public var page: Int?
     public var name: String?
     /// An episode code or part of one, e.g. `S01`.
@@ -9,6 +9,13 @@ public struct EpisodeListParams: Codable, Sendable, Equatable {
         self.page = page
         self.name = name
         self.episode = episode
+    }
+
+    public init() {}
+
+    public static let kind = RecordKind.episode
+    public static var filterFields: [(name: String, field: WritableKeyPath<Self, String?>)] {
+        [("name", \.name), ("episode", \.episode)]
     }
 }
 

@@ -1,5 +1,5 @@
 /// Params of `locations.list`.
-public struct LocationListParams: Codable, Sendable, Equatable {
+public struct LocationListParams: ListParams {
     public var page: Int?
     public var name: String?
     public var type: String?
@@ -10,6 +10,13 @@ public struct LocationListParams: Codable, Sendable, Equatable {
         self.name = name
         self.type = type
         self.dimension = dimension
+    }
+
+    public init() {}
+
+    public static let kind = RecordKind.location
+    public static var filterFields: [(name: String, field: WritableKeyPath<Self, String?>)] {
+        [("name", \.name), ("type", \.type), ("dimension", \.dimension)]
     }
 }
 

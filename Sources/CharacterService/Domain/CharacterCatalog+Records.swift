@@ -5,12 +5,12 @@ import ServiceKit
 
 extension CharacterCatalog {
     /// One record by id.
-    func record(_ resource: Resource, id: Int, force: Bool = false) async throws -> Answer<StoredRecord> {
+    func record(_ resource: RecordKind, id: Int, force: Bool = false) async throws -> Answer<StoredRecord> {
         try await record(resource, id: id, stored: try await database.records(resource, ids: [id])[id], force: force)
     }
 
     /// One record by id, given what the cache holds for it (read by the caller).
-    private func record(_ resource: Resource, id: Int, stored: StoredRecord?,
+    private func record(_ resource: RecordKind, id: Int, stored: StoredRecord?,
                         force: Bool = false) async throws -> Answer<StoredRecord> {
         try await policy.read(
             stored: stored.map { Stored($0, fetchedAt: $0.fetchedAt) }, force: force,
@@ -35,7 +35,7 @@ extension CharacterCatalog {
     /// Records by id: the fresh ones from the cache, the rest in one multi-id upstream call.
     /// `unchecked` holds the ids neither cached nor checked, because the upstream failed
     /// (they may exist: they are not "missing").
-    func records(_ resource: Resource, ids: [Int]) async throws
+    func records(_ resource: RecordKind, ids: [Int]) async throws
         -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>) {
         var found = try await database.records(resource, ids: ids)
         // Ids past a fresh complete mirror do not exist: not asked for, and not "unchecked".
@@ -61,7 +61,7 @@ extension CharacterCatalog {
 
     /// The records of `ids` not cached yet, fetched in one call (the rest are not refetched:
     /// links are resolved from the cache when it has them).
-    func resolve(_ resource: Resource, ids: [Int]) async -> (records: [Int: StoredRecord], upstreamError: UpstreamError?) {
+    func resolve(_ resource: RecordKind, ids: [Int]) async -> (records: [Int: StoredRecord], upstreamError: UpstreamError?) {
         var found = (try? await database.records(resource, ids: ids)) ?? [:]
         let missing = ids.filter { found[$0] == nil }
         guard !missing.isEmpty else { return (found, nil) }
@@ -112,7 +112,7 @@ extension CharacterCatalog {
     /// records that did not exist when it was made. With `freshOnly`, only a fresh mirror is
     /// asked (known without asking the upstream); otherwise any, the best knowledge there is
     /// when the upstream cannot be asked.
-    func beyondMirror(_ resource: Resource, ids: [Int], freshOnly: Bool = false) async throws -> [Int] {
+    func beyondMirror(_ resource: RecordKind, ids: [Int], freshOnly: Bool = false) async throws -> [Int] {
         guard !ids.isEmpty, let mirror = try await database.mirror(),
               !freshOnly || policy.isFresh(mirror.completedAt) else { return [] }
         let count = mirror.counts[resource] ?? 0
@@ -121,7 +121,7 @@ extension CharacterCatalog {
 
     /// Fetches records, stores them in one transaction and answers them as stored, once for
     /// identical callers in flight.
-    private func fetchRecords(_ resource: Resource, ids: [Int],
+    private func fetchRecords(_ resource: RecordKind, ids: [Int],
                               force: Bool = false) async throws -> Answer<[Int: StoredRecord]> {
         let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
         return try await policy.fetchOnce(recordFlights, key, force: force, stored: { [self] in

@@ -64,7 +64,7 @@ struct CharacterCatalog: Sendable {
 
     /// A page of a list; `force` asks the upstream even when the cache is fresh; without
     /// `fallback` an upstream failure is an error even when the page is cached.
-    func list(_ resource: Resource, page: Int, filters: [(String, String)], force: Bool = false,
+    func list(_ resource: RecordKind, page: Int, filters: [(String, String)], force: Bool = false,
               fallback: Bool = true) async throws -> PageAnswer {
         let filterKey = FilterKey.encode(filters)
         let unavailable = { (error: UpstreamError) in
@@ -96,7 +96,7 @@ struct CharacterCatalog: Sendable {
     }
 
     /// Fetches a page and stores it, once for identical callers in flight.
-    private func fetchPage(_ resource: Resource, page: Int, filters: [(String, String)], filterKey: String,
+    private func fetchPage(_ resource: RecordKind, page: Int, filters: [(String, String)], filterKey: String,
                            force: Bool) async throws -> PageAnswer {
         try await policy.fetchOnce(pageFlights, "\(resource.rawValue)?\(filterKey)#\(page)", force: force, stored: {
             [self] in try await storedPage(resource, filterKey: filterKey, page: page)
@@ -120,7 +120,7 @@ struct CharacterCatalog: Sendable {
     /// A page past the end says nothing of the list's size (the API answers 404): give it the
     /// totals of the list's pages before it, every time, however it was answered. When no page
     /// of that list is known yet, page 1 is asked for them.
-    private func withTrueTotals(_ answer: PageAnswer, resource: Resource,
+    private func withTrueTotals(_ answer: PageAnswer, resource: RecordKind,
                                 filters: [(String, String)]) async throws -> PageAnswer {
         guard answer.items.isEmpty, answer.page > 1 else { return answer }
         var answer = answer
@@ -133,7 +133,7 @@ struct CharacterCatalog: Sendable {
     }
 
     /// A page answered from the mirror's records (stale when the upstream was tried and failed).
-    private func localAnswer(_ resource: Resource, page: Int, filters: [(String, String)], mirror: MirrorState,
+    private func localAnswer(_ resource: RecordKind, page: Int, filters: [(String, String)], mirror: MirrorState,
                              upstreamError: UpstreamError?) async throws -> PageAnswer {
         let found = try await database.localPage(resource, filters: filters, page: page,
                                                  upTo: mirror.counts[resource] ?? 0)
@@ -145,7 +145,7 @@ struct CharacterCatalog: Sendable {
 
     /// The stored page with all its records, if the cache has it (and its "last used" time
     /// refreshed when that is old).
-    private func storedPage(_ resource: Resource, filterKey: String, page: Int) async throws -> Stored<ListPage>? {
+    private func storedPage(_ resource: RecordKind, filterKey: String, page: Int) async throws -> Stored<ListPage>? {
         guard let stored = try await database.page(resource: resource, filterKey: filterKey, number: page) else {
             return nil
         }

@@ -1,3 +1,4 @@
+import RnmAPI
 import Messaging
 import ServiceKit
 
@@ -6,7 +7,7 @@ enum CharacterError: Error, RPCErrorConvertible {
     /// A sync ended without every record of a list: the previous mirror stays in force.
     case mirrorIncomplete(String)
     case invalidParams(String)
-    case notFound(Resource, id: Int)
+    case notFound(RecordKind, id: Int)
     case noAvatar(id: Int)
     case upstreamUnavailable(what: String, UpstreamError)
 

@@ -17,19 +17,19 @@ struct Mirror: Sendable {
         // Page 1 of each list tells how many pages there are.
         // Progress from the first request on, so that a client's deadline (which progress
         // restarts) never runs out while the first pages are fetched from a slow upstream.
-        var firstPages: [Resource: PageAnswer] = [:]
-        await progress(0, Resource.allCases.count, "fetching the first page of each list")
-        for (index, resource) in Resource.allCases.enumerated() {
+        var firstPages: [RecordKind: PageAnswer] = [:]
+        await progress(0, RecordKind.allCases.count, "fetching the first page of each list")
+        for (index, resource) in RecordKind.allCases.enumerated() {
             firstPages[resource] = try await catalog.list(resource, page: 1, filters: [], force: true, fallback: false)
-            await progress(index + 1, Resource.allCases.count, "\(resource.plural) page 1")
+            await progress(index + 1, RecordKind.allCases.count, "\(resource.plural) page 1")
         }
-        let jobs = Resource.allCases.flatMap { resource in
+        let jobs = RecordKind.allCases.flatMap { resource in
             (2...max(2, firstPages[resource]!.pages)).filter { $0 <= firstPages[resource]!.pages }.map { (resource, $0) }
         }
         let characters = firstPages[.character]!.count
         let avatars = try await catalog.database.charactersWithoutAvatar(upTo: characters)
-        let total = Resource.allCases.count + jobs.count + avatars.count
-        var done = Resource.allCases.count
+        let total = RecordKind.allCases.count + jobs.count + avatars.count
+        var done = RecordKind.allCases.count
         await progress(done, total, "first pages of characters, locations and episodes")
         let pagesOf = firstPages.mapValues(\.pages)
         try await withThrowingTaskGroup(of: String.self) { group in

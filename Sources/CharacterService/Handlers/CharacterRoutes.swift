@@ -23,19 +23,19 @@ enum CharacterRoutes {
 
         router.registerCached(RPCMethods.charactersList) { params, _ in
             cacheable(try await catalog.list(.character, page: try validate.page(params.page),
-                                             filters: try validate.characterFilters(params)))
+                                             filters: try validate.filters(params)))
         }
         router.registerEncoded(RPCMethods.charactersRefresh) { params, _ in
             pageResult(try await catalog.list(.character, page: try validate.page(params.page),
-                                              filters: try validate.characterFilters(params), force: true))
+                                              filters: try validate.filters(params), force: true))
         }
         router.registerCached(RPCMethods.locationsList) { params, _ in
-            cacheable(try await catalog.list(.location, page: try validate.page(params.page), filters: try validate.filters(
-                [("name", params.name), ("type", params.type), ("dimension", params.dimension)])))
+            cacheable(try await catalog.list(.location, page: try validate.page(params.page),
+                                             filters: try validate.filters(params)))
         }
         router.registerCached(RPCMethods.episodesList) { params, _ in
-            cacheable(try await catalog.list(.episode, page: try validate.page(params.page), filters: try validate.filters(
-                [("name", params.name), ("episode", params.episode)])))
+            cacheable(try await catalog.list(.episode, page: try validate.page(params.page),
+                                             filters: try validate.filters(params)))
         }
         router.registerCached(RPCMethods.charactersGet) { params, _ in
             let episodes = try await catalog.characterDetail(id: try validate.id(params.id))
@@ -133,7 +133,7 @@ enum CharacterRoutes {
     /// `{items, missingIds, uncheckedIds, ...freshness}` for `*.getMany`: records in the order
     /// asked. Missing: the upstream said they do not exist. Unchecked: not cached, and the
     /// upstream could not be asked.
-    private static func batch(_ resource: Resource, ids: [Int], catalog: CharacterCatalog) async throws -> (ByteBuffer, Freshness) {
+    private static func batch(_ resource: RecordKind, ids: [Int], catalog: CharacterCatalog) async throws -> (ByteBuffer, Freshness) {
         let found = try await catalog.records(resource, ids: ids)
         var writer = JSONObjectWriter()
         writer.array("items", ids.compactMap { found.records[$0]?.json })
@@ -145,7 +145,7 @@ enum CharacterRoutes {
     }
 
     /// A location or an episode with the characters it links to (fetched in one call if not cached).
-    private static func detail(_ resource: Resource, id: Int, key: String, linked: Resource, linkedKey: String,
+    private static func detail(_ resource: RecordKind, id: Int, key: String, linked: RecordKind, linkedKey: String,
                                catalog: CharacterCatalog) async throws -> (ByteBuffer, Freshness) {
         let answer = try await catalog.record(resource, id: id)
         let links = await catalog.resolve(linked, ids: answer.value.related)

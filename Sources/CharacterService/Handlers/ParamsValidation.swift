@@ -51,9 +51,8 @@ struct ParamsValidation: Sendable {
         }
     }
 
-    func characterFilters(_ params: CharacterListParams) throws -> [(String, String)] {
-        try filters([("name", params.name), ("status", params.status), ("species", params.species),
-                     ("type", params.type), ("gender", params.gender)],
-                    allowed: ["status": CharacterListParams.statuses, "gender": CharacterListParams.genders])
+    /// The filters of a list's params, checked against their kind's fixed values.
+    func filters<Params: ListParams>(_ params: Params) throws -> [(String, String)] {
+        try filters(params.filterValues, allowed: Params.fixedValues)
     }
 }

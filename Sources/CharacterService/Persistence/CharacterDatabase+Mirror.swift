@@ -7,7 +7,7 @@ import RnmAPI
 /// ids run from 1 to its count, so the mirror is the records with ids up to it).
 struct MirrorState: Sendable {
     var completedAt: Date
-    var counts: [Resource: Int]
+    var counts: [RecordKind: Int]
     var avatars: Int
 }
 
@@ -15,20 +15,15 @@ struct MirrorState: Sendable {
 /// rules, and the mark a complete sync leaves.
 extension CharacterDatabase {
     /// The lowercased columns each filter of the API is matched against.
-    static let filterColumns: [Resource: [String: String]] = [
-        .character: ["name": "nameKey", "status": "statusKey", "species": "speciesKey", "type": "typeKey", "gender": "genderKey"],
-        .location: ["name": "nameKey", "type": "typeKey", "dimension": "dimensionKey"],
-        .episode: ["name": "nameKey", "episode": "episodeKey"],
-    ]
+    static var filterColumns: [RecordKind: [String: String]] {
+        Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { kind in
+            (kind, Dictionary(uniqueKeysWithValues: kind.filters.map { ($0, RecordKind.filterColumn($0)) }))
+        })
+    }
 
     /// The values of a record's filter columns, in the order of its table's INSERT.
-    static func keys(_ record: FetchedRecord, resource: Resource) -> [String] {
-        let names: [String] = switch resource {
-        case .character: ["name", "status", "species", "type", "gender"]
-        case .location: ["name", "type", "dimension"]
-        case .episode: ["name", "episode"]
-        }
-        return names.map { (record.columns[$0] ?? "").lowercased() }
+    static func keys(_ record: FetchedRecord, resource: RecordKind) -> [String] {
+        resource.filters.map { (record.columns[$0] ?? "").lowercased() }
     }
 
     static func registerMirrorMigration(in migrator: inout DatabaseMigrator) {
@@ -70,7 +65,7 @@ extension CharacterDatabase {
     /// Marks the mirror complete: every list holds `counts` records.
     /// - Throws: ``CharacterError/mirrorIncomplete(_:)`` (nothing marked) when a list does not
     ///   hold every record from 1 to its count.
-    func completeMirror(counts: [Resource: Int], at date: Date) async throws {
+    func completeMirror(counts: [RecordKind: Int], at date: Date) async throws {
         try await pool.write { db in
             for (resource, count) in counts {
                 let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM " + resource.table + " WHERE id BETWEEN 1 AND ?", arguments: [count]) ?? 0
@@ -99,11 +94,12 @@ extension CharacterDatabase {
     /// of its field, taken literally; for characters, a value beginning with "male" from the
     /// start of the field only (so `male` never matches `Female`). Only ids up to `upTo` count:
     /// the records of the last complete sync, whatever a later one added.
-    func localPage(_ resource: Resource, filters: [(String, String)], page: Int, upTo: Int) async throws -> (ids: [Int], count: Int) {
+    func localPage(_ resource: RecordKind, filters: [(String, String)], page: Int, upTo: Int) async throws -> (ids: [Int], count: Int) {
         var conditions = ["id <= ?"]
         var arguments: StatementArguments = [upTo]
         for (name, value) in filters {
-            guard let column = Self.filterColumns[resource]?[name] else { continue }
+            guard resource.filters.contains(name) else { continue }
+            let column = RecordKind.filterColumn(name)
             if resource == .character, value.hasPrefix("male") {
                 conditions.append("substr(" + column + ", 1, ?) = ?")
                 arguments += [value.unicodeScalars.count, value]

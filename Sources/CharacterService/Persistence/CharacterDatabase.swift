@@ -105,7 +105,7 @@ struct CharacterDatabase: CacheDatabase {
     /// Stores a fetched list page and its records. Past `maxFilteredPages` pages of filtered
     /// lists, the least recently used are evicted; unfiltered pages (the mirror), records and
     /// favorites never are.
-    func store(page: FetchedPage, resource: Resource, filterKey: String, number: Int, fetchedAt: Date,
+    func store(page: FetchedPage, resource: RecordKind, filterKey: String, number: Int, fetchedAt: Date,
                maxFilteredPages: Int = .max) async throws {
         try await pool.write { db in
             try Self.upsert(page.records, resource: resource, fetchedAt: fetchedAt, in: db)
@@ -123,7 +123,7 @@ struct CharacterDatabase: CacheDatabase {
     }
 
     /// Marks a stored page as used now (so that it is not the next one evicted).
-    func touch(resource: Resource, filterKey: String, number: Int, at date: Date) async throws {
+    func touch(resource: RecordKind, filterKey: String, number: Int, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE listPage SET usedAt = ? WHERE resource = ? AND filterKey = ? AND page = ?",
                            arguments: [date.timeIntervalSince1970, resource.rawValue, filterKey, number])
@@ -131,38 +131,32 @@ struct CharacterDatabase: CacheDatabase {
     }
 
     /// Stores fetched records.
-    func store(records: [FetchedRecord], resource: Resource, fetchedAt: Date) async throws {
+    func store(records: [FetchedRecord], resource: RecordKind, fetchedAt: Date) async throws {
         guard !records.isEmpty else { return }
         try await pool.write { db in
             try Self.upsert(records, resource: resource, fetchedAt: fetchedAt, in: db)
         }
     }
 
-    private static func upsert(_ records: [FetchedRecord], resource: Resource, fetchedAt: Date, in db: Database) throws {
+    private static func upsert(_ records: [FetchedRecord], resource: RecordKind, fetchedAt: Date,
+                               in db: Database) throws {
         let time = fetchedAt.timeIntervalSince1970
-        switch resource {
-        case .character:
-            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO character (id, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for record in records {
-                try statement.execute(arguments: StatementArguments([record.id, record.columns["name"] ?? "", record.columns["status"] ?? "",
-                                                                     Self.list(record.related), record.json, time] as [any DatabaseValueConvertible])
-                                      + StatementArguments(Self.keys(record, resource: .character)))
-            }
-        case .location:
-            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO location (id, name, related, json, fetchedAt, nameKey, typeKey, dimensionKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            for record in records {
-                try statement.execute(arguments: StatementArguments([record.id, record.columns["name"] ?? "", Self.list(record.related),
-                                                                     record.json, time] as [any DatabaseValueConvertible])
-                                      + StatementArguments(Self.keys(record, resource: .location)))
-            }
-        case .episode:
-            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO episode (id, name, code, airDate, related, json, fetchedAt, nameKey, episodeKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for record in records {
-                try statement.execute(arguments: StatementArguments([record.id, record.columns["name"] ?? "", record.columns["code"] ?? "",
-                                                                     record.columns["airDate"] ?? "", Self.list(record.related), record.json, time]
-                                                                    as [any DatabaseValueConvertible])
-                                      + StatementArguments(Self.keys(record, resource: .episode)))
-            }
+        // The kind's own columns, then its filters' lowercased columns (the offline mirror's).
+        let own: [(column: String, value: (FetchedRecord) -> any DatabaseValueConvertible)] = switch resource {
+        case .character: [("status", { $0.columns["status"] ?? "" })]
+        case .location: []
+        case .episode: [("code", { $0.columns["code"] ?? "" }), ("airDate", { $0.columns["airDate"] ?? "" })]
+        }
+        let columns = ["id", "name"] + own.map(\.column) + ["related", "json", "fetchedAt"]
+            + resource.filters.map(RecordKind.filterColumn)
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        // Table and column names come from the code above; every value is a bound parameter.
+        let statement = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO \(resource.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+        for record in records {
+            let values: [any DatabaseValueConvertible] = [record.id, record.columns["name"] ?? ""]
+                + own.map { $0.value(record) } + [Self.list(record.related), record.json, time]
+            try statement.execute(arguments: StatementArguments(values) + StatementArguments(Self.keys(record, resource: resource)))
         }
     }
 
@@ -185,7 +179,7 @@ struct CharacterDatabase: CacheDatabase {
 
     // MARK: Reads
 
-    func page(resource: Resource, filterKey: String, number: Int) async throws -> StoredPage? {
+    func page(resource: RecordKind, filterKey: String, number: Int) async throws -> StoredPage? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt, usedAt FROM listPage WHERE resource = ? AND filterKey = ? AND page = ?",
                              arguments: [resource.rawValue, filterKey, number]).map(Self.storedPage)
@@ -193,7 +187,7 @@ struct CharacterDatabase: CacheDatabase {
     }
 
     /// The newest stored non-empty page of a list, for its totals.
-    func newestPage(resource: Resource, filterKey: String) async throws -> StoredPage? {
+    func newestPage(resource: RecordKind, filterKey: String) async throws -> StoredPage? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt, usedAt FROM listPage WHERE resource = ? AND filterKey = ? AND pages > 0 ORDER BY fetchedAt DESC LIMIT 1",
                              arguments: [resource.rawValue, filterKey]).map(Self.storedPage)
@@ -206,14 +200,14 @@ struct CharacterDatabase: CacheDatabase {
     }
 
     /// The stored records among `ids`, by id.
-    func records(_ resource: Resource, ids: [Int]) async throws -> [Int: StoredRecord] {
+    func records(_ resource: RecordKind, ids: [Int]) async throws -> [Int: StoredRecord] {
         guard !ids.isEmpty else { return [:] }
         return try await pool.read { db in try Self.records(resource, ids: ids, db) }
     }
 
     // Reads use cached statements (no re-preparing, no authorizer pass per request) and
     // columns by position (a lookup by name lowercases the name on every access).
-    private static func records(_ resource: Resource, ids: [Int], _ db: Database) throws -> [Int: StoredRecord] {
+    private static func records(_ resource: RecordKind, ids: [Int], _ db: Database) throws -> [Int: StoredRecord] {
         let placeholders = databaseQuestionMarks(count: ids.count)
         let statement = try db.cachedStatement(sql: "SELECT id, related, json, fetchedAt FROM \(resource.table) WHERE id IN (\(placeholders))")
         let rows = try Row.fetchAll(statement, arguments: StatementArguments(ids))

@@ -62,7 +62,7 @@ enum APIRecords {
     }
 
     /// Turns one API object (a decoder positioned on it) into a stored record.
-    static func record(_ resource: Resource, from decoder: any Decoder) throws -> FetchedRecord {
+    static func record(_ resource: RecordKind, from decoder: any Decoder) throws -> FetchedRecord {
         let encoder = JSONCoding.encoder
         switch resource {
         case .character:
@@ -98,7 +98,7 @@ struct AnyRecord: Decodable {
     let record: FetchedRecord
 
     init(from decoder: any Decoder) throws {
-        guard let resource = decoder.userInfo[Self.resourceKey] as? Resource else {
+        guard let resource = decoder.userInfo[Self.resourceKey] as? RecordKind else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no resource"))
         }
         record = try APIRecords.record(resource, from: decoder)

@@ -1,3 +1,4 @@
+import RnmAPI
 import Foundation
 import ServiceKit
 
@@ -21,7 +22,7 @@ struct RickAndMortyAPI: Sendable {
     var baseURL: String { fetcher.baseURL }
 
     /// A page of a list; an empty page (not an error) past the end or when nothing matches.
-    func page(_ resource: Resource, page: Int, filters: [(String, String)]) async throws(UpstreamError) -> FetchedPage {
+    func page(_ resource: RecordKind, page: Int, filters: [(String, String)]) async throws(UpstreamError) -> FetchedPage {
         let answer = try await fetcher.get(path: "/\(resource.rawValue)", query: [("page", String(page))] + filters)
         if answer.status == 404, Self.isNothingHere(answer.body) { return .empty }
         guard answer.status == 200 else { throw .status(answer.status) }
@@ -31,7 +32,7 @@ struct RickAndMortyAPI: Sendable {
     }
 
     /// The records with these ids; missing ids are left out.
-    func records(_ resource: Resource, ids: [Int]) async throws(UpstreamError) -> [FetchedRecord] {
+    func records(_ resource: RecordKind, ids: [Int]) async throws(UpstreamError) -> [FetchedRecord] {
         var records: [FetchedRecord] = []
         var start = 0
         while start < ids.count {
@@ -65,7 +66,7 @@ struct RickAndMortyAPI: Sendable {
         (try? JSONDecoder().decode([String: String].self, from: body))?["error"] != nil
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, resource: Resource, from body: Data) throws(UpstreamError) -> T {
+    private static func decode<T: Decodable>(_ type: T.Type, resource: RecordKind, from body: Data) throws(UpstreamError) -> T {
         let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
             let start = String(decoding: body.prefix(40), as: UTF8.self)

@@ -1,4 +1,5 @@
 import Hummingbird
+import RnmAPI
 
 /// The HTTPGateway's route table: the Rick and Morty API's paths under `/api`, and Hipo's
 /// `/search`. Paths match case-insensitively, with or without a trailing slash, as Express
@@ -12,7 +13,7 @@ enum PublicAPIRoutes {
         router.add(middleware: ResponseCacheMiddleware(cache: cache))
 
         router.get("api") { _, _ in endpoints.root() }
-        for kind in PublicResource.allCases {
+        for kind in RecordKind.allCases {
             router.get("api/\(kind.rawValue)") { request, _ in
                 // `next`/`prev` repeat the path as asked, trailing slash included.
                 let path = String(request.uri.path.dropFirst("/api".count))

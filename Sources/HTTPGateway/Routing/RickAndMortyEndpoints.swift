@@ -38,30 +38,20 @@ struct RickAndMortyEndpoints: Sendable {
 
     /// `GET /api/<kind>[/]?page=…&filters…`: a page of 20, `next`/`prev` repeating the path and
     /// the filters; a page past the end or no match is 404.
-    func list(_ kind: PublicResource, path: String, query: PublicQuery) async -> Response {
+    func list(_ kind: RecordKind, path: String, query: PublicQuery) async -> Response {
         let page = query.page
         // Past any list there is (20 million records): nothing here, without asking.
         guard page <= Self.maxPage else { return notFoundPage() }
         do {
-            let answer: (count: Int, pages: Int, results: [JSONValue], freshness: Freshness)
-            switch kind {
-            case .character:
-                // The API matches status and gender as patterns; rnm knows their values, and a
-                // value outside them matches nothing, as it would there.
-                if let status = query.filter("status"), !CharacterListParams.statuses.contains(status.lowercased()) { return notFoundPage() }
-                if let gender = query.filter("gender"), !CharacterListParams.genders.contains(gender.lowercased()) { return notFoundPage() }
-                let params = CharacterListParams(page: page, name: query.filter("name"), status: query.filter("status"),
-                                                 species: query.filter("species"), type: query.filter("type"), gender: query.filter("gender"))
-                let result = try await call(RPCMethods.charactersList, params)
-                answer = (result.count, result.pages, result.items.map(shapes.character), result.freshness)
-            case .location:
-                let params = LocationListParams(page: page, name: query.filter("name"), type: query.filter("type"), dimension: query.filter("dimension"))
-                let result = try await call(RPCMethods.locationsList, params)
-                answer = (result.count, result.pages, result.items.map(shapes.location), result.freshness)
-            case .episode:
-                let params = EpisodeListParams(page: page, name: query.filter("name"), episode: query.filter("episode"))
-                let result = try await call(RPCMethods.episodesList, params)
-                answer = (result.count, result.pages, result.items.map(shapes.episode), result.freshness)
+            // The API matches status and gender as patterns; rnm knows their values, and a
+            // value outside them matches nothing, as it would there.
+            for (name, values) in kind.fixedValues {
+                if let value = query.filter(name), !values.contains(value.lowercased()) { return notFoundPage() }
+            }
+            let answer = switch kind {
+            case .character: try await list(RPCMethods.charactersList, page: page, query: query, shape: shapes.character)
+            case .location: try await list(RPCMethods.locationsList, page: page, query: query, shape: shapes.location)
+            case .episode: try await list(RPCMethods.episodesList, page: page, query: query, shape: shapes.episode)
             }
             guard page <= answer.pages else { return notFoundPage(answer.freshness) }
             let filters = query.repeated(kind.filters)
@@ -78,7 +68,7 @@ struct RickAndMortyEndpoints: Sendable {
 
     /// `GET /api/<kind>/<id>`: one record (or 404), or a JSON array of the records of a list of
     /// ids, in id order without repeats, as the API's database returns them.
-    func byID(_ kind: PublicResource, segment: String) async -> Response {
+    func byID(_ kind: RecordKind, segment: String) async -> Response {
         let wanted: [Int]
         let single: Bool
         switch IDSegment(segment) {
@@ -139,7 +129,16 @@ struct RickAndMortyEndpoints: Sendable {
         try await gateway.client().call(method, params, timeout: timeout)
     }
 
-    private func batch(_ kind: PublicResource, _ ids: [Int]) async throws -> ([JSONValue], Freshness, [Int]) {
+    /// A page of `method`'s list, its filters as the query string gives them.
+    private func list<Params: ListParams, Record>(
+        _ method: RPCMethod<Params, Fresh<Page<Record>>>, page: Int, query: PublicQuery,
+        shape: (Record) -> JSONValue
+    ) async throws -> (count: Int, pages: Int, results: [JSONValue], freshness: Freshness) {
+        let result = try await call(method, Params(page: page, filter: query.filter))
+        return (result.count, result.pages, result.items.map(shape), result.freshness)
+    }
+
+    private func batch(_ kind: RecordKind, _ ids: [Int]) async throws -> ([JSONValue], Freshness, [Int]) {
         switch kind {
         case .character:
             let found = try await call(RPCMethods.charactersGetMany, IDsParams(ids: ids))

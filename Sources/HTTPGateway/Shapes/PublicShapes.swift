@@ -7,7 +7,7 @@ struct PublicShapes: Sendable {
     /// `RNM_PUBLIC_URL` + `/api`: what every Rick and Morty URL starts with.
     let apiBase: String
 
-    func url(_ kind: PublicResource, _ id: Int) -> String {
+    func url(_ kind: RecordKind, _ id: Int) -> String {
         "\(apiBase)/\(kind.rawValue)/\(id)"
     }
 
@@ -77,28 +77,5 @@ struct PublicShapes: Sendable {
             ("state-province", .string(university.stateProvince)),
             ("web_pages", .array(university.webPages.map(JSONValue.string))),
         ])
-    }
-}
-
-/// The three Rick and Morty resources, by their path segment.
-enum PublicResource: String, Sendable, CaseIterable {
-    case character, location, episode
-
-    /// What the API says for an unknown id of this kind.
-    var notFoundMessage: String {
-        switch self {
-        case .character: "Character not found"
-        case .location: "Location not found"
-        case .episode: "Episode not found"
-        }
-    }
-
-    /// The filters the API lets through to its queries and repeats in `next`/`prev`.
-    var filters: [String] {
-        switch self {
-        case .character: ["name", "status", "species", "type", "gender"]
-        case .location: ["name", "type", "dimension"]
-        case .episode: ["name", "episode"]
-        }
     }
 }

@@ -29,8 +29,7 @@ struct CharactersCommand: AsyncParsableCommand {
 
         /// This query as a command line, without its page.
         func query(_ command: Invocation) -> Invocation {
-            command.option("name", name).option("status", status).option("species", species)
-                .option("type", type).option("gender", gender)
+            command.filterOptions(params)
         }
     }
 

@@ -19,8 +19,9 @@ struct EpisodesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.episodesList, EpisodeListParams(page: page, name: name, episode: episode)) { page in
-                let query = global.invocation("rnmctl episodes list").option("name", name).option("episode", episode)
+            let params = EpisodeListParams(page: page, name: name, episode: episode)
+            try await global.perform(RPCMethods.episodesList, params) { page in
+                let query = global.invocation("rnmctl episodes list").filterOptions(params)
                 let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "episodes", query: query)
                 if !page.items.isEmpty {
                     print(Table([.init("ID"), .init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],

@@ -20,8 +20,9 @@ struct LocationsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.locationsList, LocationListParams(page: page, name: name, type: type, dimension: dimension)) { page in
-                let query = global.invocation("rnmctl locations list").option("name", name).option("type", type).option("dimension", dimension)
+            let params = LocationListParams(page: page, name: name, type: type, dimension: dimension)
+            try await global.perform(RPCMethods.locationsList, params) { page in
+                let query = global.invocation("rnmctl locations list").filterOptions(params)
                 let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "locations", query: query)
                 if !page.items.isEmpty {
                     print(Table([.init("ID"), .init("NAME"), .init("TYPE", dropPriority: 2), .init("DIMENSION", dropPriority: 1),

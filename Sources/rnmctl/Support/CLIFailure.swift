@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Messaging
+import RnmAPI
 
 /// A failure rnmctl reports in one line (or as JSON) and exits on.
 enum CLIFailure: Error {
@@ -68,7 +69,7 @@ enum CLIFailure: Error {
     /// Param names as the flags the user typed: `"page" must be …` → `--page must be …`.
     static func inCLITerms(_ message: String) -> String {
         var text = message.replacing("invalid params: ", with: "")
-        for param in ["page", "name", "status", "species", "type", "gender", "dimension", "episode", "country"] {
+        for param in ["page"] + RecordKind.allFilters + ["country"] {
             text = text.replacing("\"\(param)\"", with: "--\(param)")
         }
         // Ids are positional arguments: named as ArgumentParser names them in its own errors.
