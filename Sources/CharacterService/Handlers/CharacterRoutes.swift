@@ -76,7 +76,7 @@ enum CharacterRoutes {
             return cacheable(json, freshness)
         }
         router.register(RPCMethods.charactersSync) { _, context in
-            try await Mirror(catalog: catalog, concurrency: syncConcurrency).run { done, total, message in
+            try await MirrorSync(catalog: catalog, concurrency: syncConcurrency).run { done, total, message in
                 await context.progress(done: done, total: total, message: message)
             }
         }

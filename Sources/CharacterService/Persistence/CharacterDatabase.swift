@@ -5,31 +5,6 @@ import NIOCore
 import RnmAPI
 import ServiceKit
 
-/// A stored record: its protocol-shaped JSON and when it was fetched.
-struct StoredRecord: Sendable {
-    var json: Data
-    /// The ids it links to (episodes, residents or characters).
-    var related: [Int]
-    var fetchedAt: Date
-}
-
-/// A stored list page: the ids on it, in order, and the list's totals.
-struct StoredPage: Sendable {
-    var ids: [Int]
-    var count: Int
-    var pages: Int
-    var fetchedAt: Date
-    /// When it was last stored or served (for evicting the least recently used).
-    var usedAt: Date
-}
-
-/// A stored avatar.
-struct StoredImage: Sendable {
-    var contentType: String
-    var bytes: Data
-    var fetchedAt: Date
-}
-
 /// The CharacterService's SQLite cache (GRDB, WAL, versioned migrations). Each upstream
 /// answer is stored in one transaction; every value is a bound parameter.
 struct CharacterDatabase: CacheDatabase {

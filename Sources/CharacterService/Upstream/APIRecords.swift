@@ -3,18 +3,6 @@ import Messaging
 import RnmAPI
 import ServiceKit
 
-/// A record as fetched: the fields the service indexes, and the record in the protocol's shape,
-/// encoded once, to be stored and spliced into replies as it is.
-struct FetchedRecord: Sendable {
-    var id: Int
-    /// Indexed columns (name, status, code, air date, ...).
-    var columns: [String: String]
-    /// The ids it links to: a character's episodes, a location's residents, an episode's characters.
-    var related: [Int]
-    /// The protocol-shaped record (`Character`, `Location` or `Episode`), encoded.
-    var json: Data
-}
-
 /// The API's JSON, decoded only to be turned into the protocol's shapes. URLs in it are never
 /// followed: they are reduced to ids.
 enum APIRecords {

@@ -7,7 +7,7 @@ import ServiceKit
 /// `characters.sync`: mirrors every page of characters, locations and episodes, a bounded
 /// number of requests at a time, one transaction per page, reporting progress. What was stored
 /// stays stored if it is interrupted.
-struct Mirror: Sendable {
+struct MirrorSync: Sendable {
     let catalog: CharacterCatalog
     /// Upstream requests in flight at once.
     let concurrency: Int

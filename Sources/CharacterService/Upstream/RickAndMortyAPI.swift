@@ -2,15 +2,6 @@ import RnmAPI
 import Foundation
 import ServiceKit
 
-/// One page of a list, as fetched.
-struct FetchedPage: Sendable {
-    var count: Int
-    var pages: Int
-    var records: [FetchedRecord]
-
-    static let empty = FetchedPage(count: 0, pages: 0, records: [])
-}
-
 /// The Rick and Morty REST API, called only at its configured base: where characters,
 /// locations, episodes and avatars come from.
 struct RickAndMortyAPI: Sendable {
