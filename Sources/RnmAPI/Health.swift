@@ -7,11 +7,27 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
         public var lastError: String?
         /// When the upstream started failing (the first failure after a success), while it is.
         public var failingSince: String?
-        public init(url: String, lastSuccessAt: String? = nil, lastError: String? = nil, failingSince: String? = nil) {
+        /// `ok`, `failing` (not asked by reads; probed in the background) or `rate-limited`
+        /// (it asked to wait, `Retry-After`). Absent from services older than this field.
+        public var state: String?
+        /// Failures since it started failing, while it is.
+        public var failures: Int?
+        /// When the next probe goes out, while failing.
+        public var nextProbeAt: String?
+        /// Until when it asked not to be asked, while rate-limited.
+        public var rateLimitedUntil: String?
+
+        public init(url: String, lastSuccessAt: String? = nil, lastError: String? = nil, failingSince: String? = nil,
+                    state: String? = nil, failures: Int? = nil, nextProbeAt: String? = nil,
+                    rateLimitedUntil: String? = nil) {
             self.url = url
             self.lastSuccessAt = lastSuccessAt
             self.lastError = lastError
             self.failingSince = failingSince
+            self.state = state
+            self.failures = failures
+            self.nextProbeAt = nextProbeAt
+            self.rateLimitedUntil = rateLimitedUntil
         }
     }
 

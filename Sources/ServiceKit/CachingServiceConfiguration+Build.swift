@@ -11,6 +11,12 @@ extension CachingServiceConfiguration {
         URLSessionFetcher(baseURL: upstreamURL, timeoutMilliseconds: upstreamTimeoutMilliseconds, maxBodyBytes: upstreamMaxBytes)
     }
 
+    /// When to ask a failing upstream again (``UpstreamHealth``).
+    public var retry: UpstreamHealth.Retry {
+        UpstreamHealth.Retry(maxDelay: .milliseconds(retryMaxMilliseconds),
+                             maxRetryAfter: .milliseconds(retryAfterMaxMilliseconds))
+    }
+
     /// The reply cache of `replyCacheBytes` (nil when that is 0: off). Give it to the database's
     /// `invalidateOnCommit`, so that no kept reply outlives its data.
     public func makeReplyCache() -> ExpiringCache<ByteBuffer>? {

@@ -30,6 +30,13 @@ public struct CachingServiceConfiguration: Sendable {
     /// Bytes of finished replies kept (`RNM_REPLY_CACHE_BYTES`; 0 turns the reply cache off).
     public var replyCacheBytes: Int
     public var limits: ServerLimits
+    /// The longest wait between probes of a failing upstream (`RNM_UPSTREAM_RETRY_MAX_MS`).
+    public var retryMaxMilliseconds = 5000
+    /// The longest `Retry-After` obeyed (`RNM_UPSTREAM_RETRY_AFTER_MAX_MS`).
+    public var retryAfterMaxMilliseconds = 60000
+    /// Seconds past the max age a stored answer is still given at once while it is refreshed
+    /// in the background (`RNM_CHARACTERS_STALE_WHILE_REVALIDATE`; 0: off).
+    public var staleWhileRevalidateSeconds = 0
 
     public init(socketPath: String, databasePath: String, upstreamURL: String, upstreamTimeoutMilliseconds: Int = 5000,
                 maxAgeSeconds: Int, maxParamBytes: Int = Defaults.maxParamBytes, upstreamMaxBytes: Int = Defaults.upstreamMaxBytes,

@@ -16,8 +16,11 @@ enum CharacterServiceApp {
                       logger: Logger, onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try CharacterDatabase(path: configuration.databasePath)
-        let catalog = CharacterCatalog(database: database, upstream: RickAndMortyAPI(fetcher: configuration.makeFetcher()),
-                                       policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds)), logger: logger,
+        let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher())
+        let health = UpstreamHealth(retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
+        let catalog = CharacterCatalog(database: database, upstream: upstream,
+                                       policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds), health: health),
+                                       logger: logger,
                                        maxFilteredPages: maxListPages)
         // Finished replies of fresh reads, emptied by every change to the database.
         let replyCache = configuration.makeReplyCache()

@@ -126,8 +126,9 @@ struct CharacterDatabase: CacheDatabase {
             + resource.filters.map(RecordKind.filterColumn)
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         // Table and column names come from the code above; every value is a bound parameter.
-        let statement = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO \(resource.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+        let insert = "INSERT OR REPLACE INTO " + resource.table + " (" + columns.joined(separator: ", ") + ") VALUES ("
+            + placeholders + ")"
+        let statement = try db.cachedStatement(sql: insert)
         for record in records {
             let values: [any DatabaseValueConvertible] = [record.id, record.columns["name"] ?? ""]
                 + own.map { $0.value(record) } + [Self.list(record.related), record.json, time]

@@ -12,11 +12,19 @@ struct RickAndMortyAPI: Sendable {
 
     var baseURL: String { fetcher.baseURL }
 
+    /// One cheap request that succeeds when the upstream is back (``UpstreamHealth``'s probe):
+    /// the API's index, `GET /api`.
+    func probe() async throws(UpstreamError) {
+        let answer = try await fetcher.get(path: "", query: [])
+        try answer.expectOK()
+        _ = try Self.decode([String: String].self, resource: .character, from: answer.body)
+    }
+
     /// A page of a list; an empty page (not an error) past the end or when nothing matches.
     func page(_ resource: RecordKind, page: Int, filters: [(String, String)]) async throws(UpstreamError) -> FetchedPage {
         let answer = try await fetcher.get(path: "/\(resource.rawValue)", query: [("page", String(page))] + filters)
         if answer.status == 404, Self.isNothingHere(answer.body) { return .empty }
-        guard answer.status == 200 else { throw .status(answer.status) }
+        try answer.expectOK()
         let decoded: APIPage = try Self.decode(APIPage.self, resource: resource, from: answer.body)
         guard let info = decoded.info else { return .empty }
         return FetchedPage(count: info.count, pages: info.pages, records: (decoded.results ?? []).map(\.record))
@@ -32,7 +40,7 @@ struct RickAndMortyAPI: Sendable {
             let path = "/\(resource.rawValue)/" + chunk.map(String.init).joined(separator: ",")
             let answer = try await fetcher.get(path: path, query: [])
             if answer.status == 404 { continue }
-            guard answer.status == 200 else { throw .status(answer.status) }
+            try answer.expectOK()
             if chunk.count == 1 {
                 records.append(try Self.decode(AnyRecord.self, resource: resource, from: answer.body).record)
             } else {
@@ -46,7 +54,7 @@ struct RickAndMortyAPI: Sendable {
     func avatar(id: Int) async throws(UpstreamError) -> Data? {
         let answer = try await fetcher.get(path: "/character/avatar/\(id).jpeg", query: [])
         if answer.status == 404 { return nil }
-        guard answer.status == 200 else { throw .status(answer.status) }
+        try answer.expectOK()
         guard ImageKind.contentType(of: answer.body) != nil else {
             throw .badPayload("avatar of character \(id) is not an image")
         }

@@ -71,8 +71,10 @@ public struct CachePolicy: Sendable {
         }, fetch)
     }
 
-    /// Calls the upstream, recording the outcome in ``health``.
-    public func upstream<T>(_ call: () async throws(UpstreamError) -> T) async throws(UpstreamError) -> T {
-        try await health.recording(call)
+    /// Calls the upstream, recording the outcome in ``health``; refused at once while the upstream
+    /// is failing (unless `forced`: a refresh or a sync tries) or rate-limited.
+    public func upstream<T>(forced: Bool = false, _ call: () async throws(UpstreamError) -> T)
+        async throws(UpstreamError) -> T {
+        try await health.recording(forced: forced, call)
     }
 }

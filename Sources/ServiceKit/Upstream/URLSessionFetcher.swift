@@ -45,14 +45,22 @@ public final class URLSessionFetcher: Sendable {
         session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
     }
 
-    /// `GET base + path + ?query` (values percent-encoded).
+    /// `GET base + path + ?query` (values percent-encoded); with `validator`, a conditional
+    /// request (`If-None-Match`, `If-Modified-Since`) that a `304` answers with no body.
     /// - Throws: ``UpstreamError`` when there is no complete HTTP answer.
-    public func get(path: String, query: [(String, String)]) async throws(UpstreamError) -> HTTPAnswer {
+    public func get(path: String, query: [(String, String)], validator: Validator? = nil) async throws(UpstreamError)
+        -> HTTPAnswer {
         let url = Self.url(base: baseURL, path: path, query: query)
         guard let requestURL = URL(string: url) else { throw .unreachable("bad URL \(url)") }
+        var request = URLRequest(url: requestURL)
+        if let etag = validator?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let date = validator?.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
         do {
-            let (data, response) = try await fetch(requestURL)
-            return HTTPAnswer(status: response.statusCode, body: data)
+            let (data, response) = try await fetch(request)
+            let header = { (name: String) in response.value(forHTTPHeaderField: name) }
+            return HTTPAnswer(status: response.statusCode, body: data,
+                              validator: Validator(etag: header("ETag"), lastModified: header("Last-Modified")),
+                              retryAfterSeconds: HTTPAnswer.retryAfter(header("Retry-After")))
         } catch let error as UpstreamError {
             throw error
         } catch let error as URLError where error.code == .timedOut {
@@ -66,8 +74,8 @@ public final class URLSessionFetcher: Sendable {
 
     /// One transfer, abandoned (and cancelled) at the deadline or when the caller is cancelled.
     /// The caller never waits for libcurl to acknowledge a cancellation.
-    private func fetch(_ url: URL) async throws -> (Data, HTTPURLResponse) {
-        let task = session.dataTask(with: url)
+    private func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let task = session.dataTask(with: request)
         let outcome = transfers.register(task)
         let timeout = timeoutMilliseconds
         // The deadline; stopped as soon as the transfer is over, however it ended.

@@ -1,3 +1,6 @@
+import Foundation
+import RnmAPI
+
 /// Why an upstream API could not be used. Every case is a failure the services fall back on
 /// their cache for.
 public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -13,6 +16,13 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case redirected(to: String)
     /// A body larger than the limit (`RNM_UPSTREAM_MAX_BYTES`); the transfer was abandoned.
     case tooLarge(limit: Int)
+    /// 429 or 503 with `Retry-After`: the upstream asked not to be asked for that many seconds.
+    case throttled(status: Int, retryAfterSeconds: Double)
+    /// Not asked: the upstream is failing (``UpstreamHealth``), and a probe in the background
+    /// finds out when it is back. `reason` is the failure that started it.
+    case failing(since: Date, reason: String, nextProbe: Date?)
+    /// Not asked: the upstream asked to wait (`Retry-After`) until then.
+    case rateLimited(until: Date)
 
     public var description: String {
         switch self {
@@ -22,11 +32,39 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badPayload(let reason): "upstream answered something unusable: \(reason)"
         case .redirected(let target): "upstream redirected to another host (\(target)); not followed"
         case .tooLarge(let limit): "upstream answer is larger than \(limit) bytes (RNM_UPSTREAM_MAX_BYTES); abandoned"
+        case .throttled(let status, let seconds):
+            "upstream answered HTTP \(status) with Retry-After: \(Self.seconds(seconds))"
+        case .failing(let since, let reason, let probe):
+            "upstream failing since \(since.rfc3339): \(reason)"
+                + (probe.map { "; next try in \(Self.seconds($0.timeIntervalSinceNow))" } ?? "")
+        case .rateLimited(let until):
+            "upstream asked rnm to wait until \(until.rfc3339) (Retry-After); next try in \(Self.seconds(until.timeIntervalSinceNow))"
         }
+    }
+
+    /// Whether this failure says the upstream is unreachable or unwell, so that it is not
+    /// asked again by every request (connect errors, timeouts, 5xx, 429, a body that is not the
+    /// API's). A 4xx, a redirect or an oversized body concerns one request only.
+    public var tripsCircuit: Bool {
+        switch self {
+        case .unreachable, .timedOut, .badPayload, .throttled: true
+        case .status(let code): code >= 500 || code == 429
+        case .redirected, .tooLarge, .failing, .rateLimited: false
+        }
+    }
+
+    /// `2 s`, `0.3 s`: whole seconds from 1 s on.
+    static func seconds(_ value: Double) -> String {
+        let value = max(0, value)
+        if value >= 1 { return "\(Int(value.rounded())) s" }
+        return "0.\(Int((value * 10).rounded(.up))) s"
     }
 
     /// The HTTP status, when there was one.
     public var httpStatus: Int? {
-        if case .status(let code) = self { code } else { nil }
+        switch self {
+        case .status(let code), .throttled(let code, _): code
+        default: nil
+        }
     }
 }

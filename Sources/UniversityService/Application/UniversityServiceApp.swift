@@ -13,8 +13,11 @@ enum UniversityServiceApp {
                       onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try UniversityDatabase(path: configuration.databasePath)
-        let catalog = UniversityCatalog(database: database, upstream: HipoUpstream(fetcher: configuration.makeFetcher()),
-                                        policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds)), logger: logger)
+        let upstream = HipoUpstream(fetcher: configuration.makeFetcher())
+        let health = UpstreamHealth(retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
+        let catalog = UniversityCatalog(database: database, upstream: upstream,
+                                        policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds), health: health),
+                                        logger: logger)
         // Finished replies of fresh reads, emptied by every change to the database.
         let replyCache = configuration.makeReplyCache()
         if let replyCache { database.invalidateOnCommit(replyCache) }

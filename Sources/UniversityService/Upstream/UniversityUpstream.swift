@@ -11,17 +11,25 @@ struct HipoUpstream: Sendable {
     /// The upstream's base URL, for health.
     var baseURL: String { fetcher.baseURL }
 
+    /// One cheap request that succeeds when the upstream is back (``UpstreamHealth``'s probe):
+    /// a name search that matches nothing answers `[]` from the server's memory.
+    func probe() async throws(UpstreamError) {
+        let answer = try await fetcher.get(path: "/search", query: [("name", "rnm health probe")])
+        try answer.expectOK()
+        _ = try Self.decode(answer.body)
+    }
+
     /// Every university in the world, in the upstream's order: `GET /search` with no parameter.
     func world() async throws(UpstreamError) -> [University] {
         let answer = try await fetcher.get(path: "/search", query: [])
-        guard answer.status == 200 else { throw .status(answer.status) }
+        try answer.expectOK()
         return try Self.decode(answer.body)
     }
 
     /// Every university of `country` (exact, case-insensitive), in the upstream's order.
     func universities(country: String) async throws(UpstreamError) -> [University] {
         let answer = try await fetcher.get(path: "/search", query: [("country", country)])
-        guard answer.status == 200 else { throw .status(answer.status) }
+        try answer.expectOK()
         return try Self.decode(answer.body)
     }
 
