@@ -129,7 +129,7 @@ extension CharacterCatalog {
             guard stored.count == Set(ids).count, let oldest = stored.values.map(\.fetchedAt).min() else { return nil }
             return Stored(stored, fetchedAt: oldest)
         }) { [self] in
-            let records = try await policy.upstream { () async throws(UpstreamError) in
+            let records = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
                 try await upstream.records(resource, ids: ids)
             }
             let now = Date()

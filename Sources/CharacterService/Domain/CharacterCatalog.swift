@@ -101,7 +101,7 @@ struct CharacterCatalog: Sendable {
         try await policy.fetchOnce(pageFlights, "\(resource.rawValue)?\(filterKey)#\(page)", force: force, stored: {
             [self] in try await storedPage(resource, filterKey: filterKey, page: page)
         }) { [self] in
-            let fetched = try await policy.upstream { () async throws(UpstreamError) in
+            let fetched = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
                 try await upstream.page(resource, page: page, filters: filters)
             }
             let now = Date()

@@ -68,7 +68,7 @@ struct MirrorSync: Sendable {
     private func fetchAvatar(_ id: Int) async throws {
         let bytes: Data?
         do {
-            bytes = try await catalog.policy.upstream { () async throws(UpstreamError) in
+            bytes = try await catalog.policy.upstream(forced: true) { () async throws(UpstreamError) in
                 try await catalog.upstream.avatar(id: id)
             }
         } catch .badPayload, .tooLarge {

@@ -43,7 +43,7 @@ struct UniversityCatalog: Sendable {
         await progress(0, 2, "fetching the world list")
         let world: [University]
         do {
-            world = try await policy.upstream { () async throws(UpstreamError) in try await upstream.world() }
+            world = try await policy.upstream(forced: true) { () async throws(UpstreamError) in try await upstream.world() }
         } catch {
             throw UniversityError.upstreamUnavailable(country: allCountries, error)
         }
@@ -147,7 +147,7 @@ struct UniversityCatalog: Sendable {
         try await policy.fetchOnce(flights, key, force: force, stored: { [self] in
             try await database.country(key: key).map { Stored($0, fetchedAt: $0.fetchedAt) }
         }) { [self] in
-            let universities = try await policy.upstream { () async throws(UpstreamError) in
+            let universities = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
                 try await upstream.universities(country: country)
             }
             let fetchedAt = Date()
