@@ -19,17 +19,22 @@ public struct Freshness: Codable, Sendable, Equatable {
     public var fetchedAt: String
     /// Why the upstream could not be used; only when `stale`.
     public var upstreamError: String?
+    /// True when the data is past its max age but within the stale-while-revalidate window:
+    /// answered at once while a refresh runs in the background (RFC 5861). Absent otherwise.
+    public var revalidating: Bool?
 
     /// `fetchedAt` as a date (nil if it is not RFC 3339).
     public var fetchedDate: Date? {
         Date(rfc3339: fetchedAt)
     }
 
-    public init(source: Source, stale: Bool = false, fetchedAt: String, upstreamError: String? = nil) {
+    public init(source: Source, stale: Bool = false, fetchedAt: String, upstreamError: String? = nil,
+                revalidating: Bool? = nil) {
         self.source = source
         self.stale = stale
         self.fetchedAt = fetchedAt
         self.upstreamError = upstreamError
+        self.revalidating = revalidating
     }
 }
 
@@ -77,6 +82,12 @@ extension Freshness {
     /// without asking (`upstreamError` set: the upstream was asked and failed, so it is stale).
     public static func cached(at date: Date, upstreamError: String? = nil) -> Freshness {
         Freshness(source: .cache, stale: upstreamError != nil, fetchedAt: date.rfc3339, upstreamError: upstreamError)
+    }
+
+    /// An answer from the cache past its max age, given at once while it is refreshed in the
+    /// background (stale-while-revalidate).
+    public static func revalidating(at date: Date) -> Freshness {
+        Freshness(source: .cache, fetchedAt: date.rfc3339, revalidating: true)
     }
 
     /// An answer the upstream gave for this request, stored at `date`.

@@ -36,7 +36,7 @@ public struct CachingServiceConfiguration: Sendable {
     public var retryAfterMaxMilliseconds = 60000
     /// Seconds past the max age a stored answer is still given at once while it is refreshed
     /// in the background (`RNM_CHARACTERS_STALE_WHILE_REVALIDATE`; 0: off).
-    public var staleWhileRevalidateSeconds = 0
+    public var staleWhileRevalidateSeconds = 600
 
     public init(socketPath: String, databasePath: String, upstreamURL: String, upstreamTimeoutMilliseconds: Int = 5000,
                 maxAgeSeconds: Int, maxParamBytes: Int = Defaults.maxParamBytes, upstreamMaxBytes: Int = Defaults.upstreamMaxBytes,

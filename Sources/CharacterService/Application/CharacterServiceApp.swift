@@ -19,7 +19,9 @@ enum CharacterServiceApp {
         let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher())
         let health = UpstreamHealth(retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
         let catalog = CharacterCatalog(database: database, upstream: upstream,
-                                       policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds), health: health),
+                                       policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds),
+                                                           staleWhileRevalidate: Double(configuration.staleWhileRevalidateSeconds),
+                                                           health: health),
                                        logger: logger,
                                        maxFilteredPages: maxListPages)
         // Finished replies of fresh reads, emptied by every change to the database.

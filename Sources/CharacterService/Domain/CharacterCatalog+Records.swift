@@ -43,6 +43,11 @@ extension CharacterCatalog {
         let needed = ids.filter { !absent.contains($0) && (found[$0].map { !policy.isFresh($0.fetchedAt) } ?? true) }
         let oldest = found.values.map(\.fetchedAt).min() ?? Date()
         guard !needed.isEmpty else { return (found, .cached(at: oldest), []) }
+        if needed.allSatisfy({ found[$0].map { policy.revalidates($0.fetchedAt) } ?? false }) {
+            // All within the stale-while-revalidate window: at once, one refresh behind.
+            Task { [self] in _ = try? await fetchRecords(resource, ids: needed) }
+            return (found, .revalidating(at: oldest), [])
+        }
         do {
             let fetched = try await fetchRecords(resource, ids: needed)
             found.merge(fetched.value) { $1 }

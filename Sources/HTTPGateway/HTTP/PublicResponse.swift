@@ -66,7 +66,8 @@ enum PublicResponse {
         }
     }
 
-    /// `Cache-Status: rnm; hit` for a fresh cached answer, `rnm; fwd=miss; stored` for one just
+    /// `Cache-Status: rnm; hit` for a fresh cached answer (`rnm; hit; detail="revalidating"` past
+    /// its max age while a background refresh runs), `rnm; fwd=miss; stored` for one just
     /// fetched, `rnm; fwd=stale; detail="…"` when the upstream failed and the cache answered;
     /// `Age` in seconds since it was fetched.
     static func freshnessHeaders(_ freshness: Freshness, now: Date = Date()) -> HTTPFields {
@@ -75,7 +76,7 @@ enum PublicResponse {
         case (.upstream, _):
             headers[cacheStatus] = "rnm; fwd=miss; stored"
         case (.cache, false):
-            headers[cacheStatus] = "rnm; hit"
+            headers[cacheStatus] = freshness.revalidating == true ? "rnm; hit; detail=\"revalidating\"" : "rnm; hit"
         case (.cache, true):
             headers[cacheStatus] = "rnm; fwd=stale; detail=\(quotedParameter(freshness.upstreamError ?? "the upstream failed"))"
         }

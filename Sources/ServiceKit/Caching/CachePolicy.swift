@@ -14,9 +14,14 @@ public struct CachePolicy: Sendable {
     public let maxAge: Double
     /// What the service last saw of its upstream; every fetch made through the policy is recorded.
     public let health: UpstreamHealth
+    /// Seconds past the max age during which a stored answer is still given at once while one
+    /// refresh runs in the background (RFC 5861 stale-while-revalidate; 0: off). Only with a
+    /// max age: a service that always asks first (0) keeps doing so.
+    public let staleWhileRevalidate: Double
 
-    public init(maxAge: Double, health: UpstreamHealth = UpstreamHealth()) {
+    public init(maxAge: Double, staleWhileRevalidate: Double = 0, health: UpstreamHealth = UpstreamHealth()) {
         self.maxAge = maxAge
+        self.staleWhileRevalidate = staleWhileRevalidate
         self.health = health
     }
 
@@ -28,24 +33,38 @@ public struct CachePolicy: Sendable {
         maxAge > 0 && now.timeIntervalSince(date) < maxAge
     }
 
+    /// True when data fetched at `date` is past its max age but may still be given at once while
+    /// a refresh runs in the background: within the window, and the upstream not known to fail
+    /// (then the answer must say so: stale, with the reason).
+    public func revalidates(_ date: Date, now: Date = Date()) -> Bool {
+        maxAge > 0 && staleWhileRevalidate > 0 && now.timeIntervalSince(date) < maxAge + staleWhileRevalidate
+            && !health.snapshot.failing
+    }
+
     /// A read by the rule.
     /// - Parameters:
     ///   - stored: what the cache holds (read by the caller, who may need it for more).
     ///   - force: ask the upstream even when the stored copy is fresh (a refresh).
     ///   - local: an answer made without the upstream when the stored copy is not fresh (a fresh
     ///     mirror); nil to ask the upstream. Not consulted when forced. It may throw (not found).
-    ///   - fetch: asks the upstream and stores its answer (``fetchOnce(_:_:force:stored:fetch:)``).
+    ///   - fetch: asks the upstream and stores its answer (``fetchOnce(_:_:force:stored:fetch:)``);
+    ///     run in the background when the stored copy ``revalidates(_:now:)``.
     ///   - fallback: when the upstream failed, an answer tried before the stored copy (the mirror).
     ///   - otherwise: when the upstream failed and nothing is stored: an answer, or the error.
     public func read<Value: Sendable>(
         stored: Stored<Value>?, force: Bool = false,
         local: () async throws -> Answer<Value>? = { nil },
-        fetch: () async throws -> Answer<Value>,
+        fetch: @escaping @Sendable () async throws -> Answer<Value>,
         fallback: (UpstreamError) async throws -> Answer<Value>? = { _ in nil },
         otherwise: (UpstreamError) async throws -> Answer<Value>
     ) async throws -> Answer<Value> {
         if !force, let stored, isFresh(stored.fetchedAt) {
             return Answer(stored.value, .cached(at: stored.fetchedAt))
+        }
+        if !force, let stored, revalidates(stored.fetchedAt) {
+            // One refresh for all such readers: the fetch is a single flight.
+            Task { _ = try? await fetch() }
+            return Answer(stored.value, .revalidating(at: stored.fetchedAt))
         }
         if !force, let answer = try await local() { return answer }
         do {

@@ -69,6 +69,7 @@ public struct JSONObjectWriter {
         bool("stale", freshness.stale)
         string("fetchedAt", freshness.fetchedAt)
         if let error = freshness.upstreamError { string("upstreamError", error) }
+        if freshness.revalidating == true { bool("revalidating", true) }
     }
 
     /// Closes the object and returns it.
