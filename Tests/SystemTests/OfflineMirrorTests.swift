@@ -170,7 +170,7 @@ extension FaultSuite {
                 system.kill(.characters, SIGTERM)
                 _ = try await system.process(.characters)!.waitForExit()
                 try await DatabaseQueue(path: system.database(.characters)).write { db in
-                    try db.execute(sql: "INSERT INTO character SELECT id + 493, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey FROM character WHERE id <= 333")
+                    try db.execute(sql: "INSERT INTO character (id, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey) SELECT id + 493, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey FROM character WHERE id <= 333")
                     try db.execute(sql: "UPDATE mirror SET characters = 826")
                 }
                 try await system.restart(.characters)

@@ -134,13 +134,24 @@ extension CharacterCatalog {
             guard stored.count == Set(ids).count, let oldest = stored.values.map(\.fetchedAt).min() else { return nil }
             return Stored(stored, fetchedAt: oldest)
         }) { [self] in
-            let records = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
-                try await upstream.records(resource, ids: ids)
+            // One stored record is asked conditionally: unchanged costs a 304, no body.
+            let validator = ids.count == 1 ? try await database.validator(resource: resource, id: ids[0]) : nil
+            let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
+                try await upstream.records(resource, ids: ids, validator: validator)
             }
             let now = Date()
-            try await database.store(records: records, resource: resource, fetchedAt: now)
-            let stored = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
-            return Answer(Dictionary(stored) { $1 }, .fetched(at: now))
+            guard case .modified(let records, let received) = answer else {
+                // Only asked conditionally with a stored copy: that copy is the upstream's, now.
+                guard var renewed = try await database.records(resource, ids: ids)[ids[0]] else {
+                    throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
+                }
+                try await database.renew(resource: resource, id: ids[0], at: now)
+                renewed.fetchedAt = now
+                return Answer([ids[0]: renewed], .fetched(at: now))
+            }
+            try await database.store(records: records, resource: resource, fetchedAt: now, validator: received)
+            let fetched = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
+            return Answer(Dictionary(fetched) { $1 }, .fetched(at: now))
         }
     }
 }

@@ -101,15 +101,25 @@ struct CharacterCatalog: Sendable {
         try await policy.fetchOnce(pageFlights, "\(resource.rawValue)?\(filterKey)#\(page)", force: force, stored: {
             [self] in try await storedPage(resource, filterKey: filterKey, page: page)
         }) { [self] in
-            let fetched = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
-                try await upstream.page(resource, page: page, filters: filters)
+            // Asked conditionally when a copy is stored: unchanged costs a 304, no body.
+            let validator = try await database.validator(resource: resource, filterKey: filterKey, page: page)
+            let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
+                try await upstream.page(resource, page: page, filters: filters, validator: validator)
             }
             let now = Date()
+            guard case .modified(let fetched, let received) = answer else {
+                // Only asked conditionally with a stored copy: that copy is the upstream's, now.
+                guard let stored = try await storedPage(resource, filterKey: filterKey, page: page) else {
+                    throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
+                }
+                try await database.renew(resource: resource, filterKey: filterKey, page: page, at: now)
+                return PageAnswer(stored.value, .fetched(at: now))
+            }
             // A page past the end is not stored: its answer follows from the list's totals,
             // and storing every page number asked for would let a client grow the cache.
             if !(fetched.records.isEmpty && page > 1) {
                 try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page,
-                                         fetchedAt: now, maxFilteredPages: maxFilteredPages)
+                                         fetchedAt: now, validator: received, maxFilteredPages: maxFilteredPages)
             }
             let items = fetched.records.map(\.json)
             return PageAnswer(ListPage(page: page, pages: fetched.pages, count: fetched.count, items: items),

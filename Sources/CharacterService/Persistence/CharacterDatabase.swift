@@ -72,6 +72,7 @@ struct CharacterDatabase: CacheDatabase {
             try db.create(index: "listPage_by_use", on: "listPage", columns: ["usedAt"])
         }
         registerMirrorMigration(in: &migrator)
+        registerValidatorMigration(in: &migrator)
         return migrator
     }
 
@@ -81,13 +82,14 @@ struct CharacterDatabase: CacheDatabase {
     /// lists, the least recently used are evicted; unfiltered pages (the mirror), records and
     /// favorites never are.
     func store(page: FetchedPage, resource: RecordKind, filterKey: String, number: Int, fetchedAt: Date,
-               maxFilteredPages: Int = .max) async throws {
+               validator: Validator? = nil, maxFilteredPages: Int = .max) async throws {
         try await pool.write { db in
             try Self.upsert(page.records, resource: resource, fetchedAt: fetchedAt, in: db)
             try db.execute(
-                sql: "INSERT OR REPLACE INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt, usedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [resource.rawValue, filterKey, number, Self.list(page.records.map(\.id)),
-                            page.count, page.pages, fetchedAt.timeIntervalSince1970, fetchedAt.timeIntervalSince1970])
+                sql: "INSERT OR REPLACE INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt, usedAt, etag, lastModified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: StatementArguments([resource.rawValue, filterKey, number, Self.list(page.records.map(\.id)),
+                                               page.count, page.pages, fetchedAt.timeIntervalSince1970,
+                                               fetchedAt.timeIntervalSince1970] + Validator.values(validator)))
             guard !filterKey.isEmpty else { return }
             let filtered = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listPage WHERE filterKey != ''") ?? 0
             if filtered > maxFilteredPages {
@@ -105,16 +107,16 @@ struct CharacterDatabase: CacheDatabase {
         }
     }
 
-    /// Stores fetched records.
-    func store(records: [FetchedRecord], resource: RecordKind, fetchedAt: Date) async throws {
+    /// Stores fetched records; `validator` is that of the request for the one record fetched.
+    func store(records: [FetchedRecord], resource: RecordKind, fetchedAt: Date, validator: Validator? = nil) async throws {
         guard !records.isEmpty else { return }
         try await pool.write { db in
-            try Self.upsert(records, resource: resource, fetchedAt: fetchedAt, in: db)
+            try Self.upsert(records, resource: resource, fetchedAt: fetchedAt, validator: validator, in: db)
         }
     }
 
     private static func upsert(_ records: [FetchedRecord], resource: RecordKind, fetchedAt: Date,
-                               in db: Database) throws {
+                               validator: Validator? = nil, in db: Database) throws {
         let time = fetchedAt.timeIntervalSince1970
         // The kind's own columns, then its filters' lowercased columns (the offline mirror's).
         let own: [(column: String, value: (FetchedRecord) -> any DatabaseValueConvertible)] = switch resource {
@@ -123,7 +125,7 @@ struct CharacterDatabase: CacheDatabase {
         case .episode: [("code", { $0.columns["code"] ?? "" }), ("airDate", { $0.columns["airDate"] ?? "" })]
         }
         let columns = ["id", "name"] + own.map(\.column) + ["related", "json", "fetchedAt"]
-            + resource.filters.map(RecordKind.filterColumn)
+            + resource.filters.map(RecordKind.filterColumn) + Validator.columns
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         // Table and column names come from the code above; every value is a bound parameter.
         let insert = "INSERT OR REPLACE INTO " + resource.table + " (" + columns.joined(separator: ", ") + ") VALUES ("
@@ -132,7 +134,10 @@ struct CharacterDatabase: CacheDatabase {
         for record in records {
             let values: [any DatabaseValueConvertible] = [record.id, record.columns["name"] ?? ""]
                 + own.map { $0.value(record) } + [Self.list(record.related), record.json, time]
-            try statement.execute(arguments: StatementArguments(values) + StatementArguments(Self.keys(record, resource: resource)))
+            // A validator belongs to one request: kept only for a record fetched on its own.
+            let validator = records.count == 1 ? validator : nil
+            try statement.execute(arguments: StatementArguments(values) + StatementArguments(Self.keys(record, resource: resource))
+                                  + StatementArguments(Validator.values(validator)))
         }
     }
 

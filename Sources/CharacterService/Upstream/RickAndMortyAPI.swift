@@ -21,33 +21,44 @@ struct RickAndMortyAPI: Sendable {
     }
 
     /// A page of a list; an empty page (not an error) past the end or when nothing matches.
-    func page(_ resource: RecordKind, page: Int, filters: [(String, String)]) async throws(UpstreamError) -> FetchedPage {
-        let answer = try await fetcher.get(path: "/\(resource.rawValue)", query: [("page", String(page))] + filters)
-        if answer.status == 404, Self.isNothingHere(answer.body) { return .empty }
+    /// With `validator`, asked conditionally: `.notModified` when the stored copy is current.
+    func page(_ resource: RecordKind, page: Int, filters: [(String, String)],
+              validator: Validator? = nil) async throws(UpstreamError) -> Revalidated<FetchedPage> {
+        let answer = try await fetcher.get(path: "/\(resource.rawValue)", query: [("page", String(page))] + filters,
+                                           validator: validator)
+        if answer.notModified, validator != nil { return .notModified }
+        if answer.status == 404, Self.isNothingHere(answer.body) { return .modified(.empty, nil) }
         try answer.expectOK()
         let decoded: APIPage = try Self.decode(APIPage.self, resource: resource, from: answer.body)
-        guard let info = decoded.info else { return .empty }
-        return FetchedPage(count: info.count, pages: info.pages, records: (decoded.results ?? []).map(\.record))
+        guard let info = decoded.info else { return .modified(.empty, nil) }
+        let records = (decoded.results ?? []).map(\.record)
+        return .modified(FetchedPage(count: info.count, pages: info.pages, records: records), answer.validator)
     }
 
-    /// The records with these ids; missing ids are left out.
-    func records(_ resource: RecordKind, ids: [Int]) async throws(UpstreamError) -> [FetchedRecord] {
+    /// The records with these ids; missing ids are left out. One id may be asked conditionally
+    /// (`validator`): `.notModified` when the stored copy is current.
+    func records(_ resource: RecordKind, ids: [Int],
+                 validator: Validator? = nil) async throws(UpstreamError) -> Revalidated<[FetchedRecord]> {
         var records: [FetchedRecord] = []
+        var received: Validator?
         var start = 0
         while start < ids.count {
             let chunk = Array(ids[start..<min(start + Self.idsPerRequest, ids.count)])
             start += Self.idsPerRequest
             let path = "/\(resource.rawValue)/" + chunk.map(String.init).joined(separator: ",")
-            let answer = try await fetcher.get(path: path, query: [])
+            // Only a request for one record is conditional: a validator is per request.
+            let answer = try await fetcher.get(path: path, query: [], validator: ids.count == 1 ? validator : nil)
+            if answer.notModified, ids.count == 1, validator != nil { return .notModified }
             if answer.status == 404 { continue }
             try answer.expectOK()
             if chunk.count == 1 {
+                received = ids.count == 1 ? answer.validator : nil
                 records.append(try Self.decode(AnyRecord.self, resource: resource, from: answer.body).record)
             } else {
                 records += try Self.decode([AnyRecord].self, resource: resource, from: answer.body).map(\.record)
             }
         }
-        return records
+        return .modified(records, received)
     }
 
     /// An avatar's bytes; nil when there is none.

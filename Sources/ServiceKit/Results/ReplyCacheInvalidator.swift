@@ -6,6 +6,8 @@ import RnmAPI
 
 /// Empties a service's reply cache whenever a transaction that changed its database commits
 /// (a fetch stored, a sync, a favorite, an eviction): a kept reply never outlives its data.
+/// Updates of bookkeeping columns alone (``bookkeepingColumns``: a `304` renewing a copy's
+/// age, a read marking a page used) change no answer, and leave the cache as it is.
 public final class ReplyCacheInvalidator: TransactionObserver, @unchecked Sendable {
     private let cache: ExpiringCache<ByteBuffer>
     /// Set when the transaction changed a row. Only touched on the database's writer queue,
@@ -16,7 +18,13 @@ public final class ReplyCacheInvalidator: TransactionObserver, @unchecked Sendab
         self.cache = cache
     }
 
-    public func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    /// Columns that say when a copy was fetched or used, never what an answer holds.
+    public static let bookkeepingColumns: Set<String> = ["fetchedAt", "usedAt"]
+
+    public func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        if case .update(_, let columns) = eventKind { return !columns.isSubset(of: Self.bookkeepingColumns) }
+        return true
+    }
 
     public func databaseDidChange(with event: DatabaseEvent) {
         changed = true

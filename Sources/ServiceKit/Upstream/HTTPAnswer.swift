@@ -52,3 +52,10 @@ public struct Validator: Codable, Sendable, Equatable {
         self.lastModified = lastModified
     }
 }
+
+/// What a conditional request brought: a new answer (with its validator, to ask with next
+/// time), or word that the stored copy is still the upstream's (`304`, no body).
+public enum Revalidated<Value: Sendable>: Sendable {
+    case modified(Value, Validator?)
+    case notModified
+}

@@ -147,14 +147,24 @@ struct UniversityCatalog: Sendable {
         try await policy.fetchOnce(flights, key, force: force, stored: { [self] in
             try await database.country(key: key).map { Stored($0, fetchedAt: $0.fetchedAt) }
         }) { [self] in
-            let universities = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
-                try await upstream.universities(country: country)
+            // Asked conditionally when a list is stored: unchanged costs a 304, no body.
+            let validator = try await database.validator(key: key)
+            let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
+                try await upstream.universities(country: country, validator: validator)
             }
             let fetchedAt = Date()
+            guard case .modified(let universities, let received) = answer else {
+                guard var renewed = try await database.country(key: key) else {
+                    throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
+                }
+                try await database.renew(key: key, at: fetchedAt)
+                renewed.fetchedAt = fetchedAt
+                return Answer(renewed, .fetched(at: fetchedAt))
+            }
             let encoder = JSONCoding.encoder
             let items = try universities.map { (name: $0.name, json: try encoder.encode($0)) }
             let name = universities.first?.country ?? country.trimmingCharacters(in: .whitespacesAndNewlines)
-            try await database.replace(key: key, country: name, items: items, fetchedAt: fetchedAt)
+            try await database.replace(key: key, country: name, items: items, fetchedAt: fetchedAt, validator: received)
             return Answer(CachedCountry(country: name, fetchedAt: fetchedAt, items: items), .fetched(at: fetchedAt))
         }
     }

@@ -45,6 +45,10 @@ struct UniversityDatabase: CacheDatabase {
                 table.column("universities", .integer).notNull()
             }
         }
+        migrator.registerMigration("v3-validators") { db in
+            // Each country's list keeps the upstream's validator, asked with next time.
+            try Validator.addColumns(to: ["country"], in: db)
+        }
         return migrator
     }
 
@@ -84,16 +88,34 @@ struct UniversityDatabase: CacheDatabase {
     }
 
     /// Replaces a country's list in one transaction.
-    func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date) async throws {
+    func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date,
+                 validator: Validator? = nil) async throws {
         try await pool.write { db in
-            try Self.replace(key: key, country: country, items: items, fetchedAt: fetchedAt, in: db)
+            try Self.replace(key: key, country: country, items: items, fetchedAt: fetchedAt, validator: validator, in: db)
         }
     }
 
-    private static func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date, in db: Database) throws {
+    /// The validator of a country's stored list.
+    func validator(key: String) async throws -> Validator? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT etag, lastModified FROM country WHERE key = ?", arguments: [key])
+                .flatMap { Validator(row: $0, at: 0) }
+        }
+    }
+
+    /// A `304` for a country's list: the stored copy is the upstream's as of `date`.
+    func renew(key: String, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE country SET fetchedAt = ? WHERE key = ?", arguments: [date.timeIntervalSince1970, key])
+        }
+    }
+
+    private static func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date,
+                                validator: Validator? = nil, in db: Database) throws {
         try db.execute(sql: "DELETE FROM university WHERE countryKey = ?", arguments: [key])
-        try db.execute(sql: "INSERT OR REPLACE INTO country (key, name, fetchedAt, count) VALUES (?, ?, ?, ?)",
-                       arguments: [key, country, fetchedAt.timeIntervalSince1970, items.count])
+        try db.execute(sql: "INSERT OR REPLACE INTO country (key, name, fetchedAt, count, etag, lastModified) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: StatementArguments([key, country, fetchedAt.timeIntervalSince1970, items.count]
+                                                     + Validator.values(validator)))
         let statement = try db.cachedStatement(sql: "INSERT INTO university (countryKey, position, name, nameKey, json) VALUES (?, ?, ?, ?, ?)")
         for (position, item) in items.enumerated() {
             try statement.execute(arguments: [key, position, item.name, item.name.lowercased(), item.json])

@@ -26,11 +26,14 @@ struct HipoUpstream: Sendable {
         return try Self.decode(answer.body)
     }
 
-    /// Every university of `country` (exact, case-insensitive), in the upstream's order.
-    func universities(country: String) async throws(UpstreamError) -> [University] {
-        let answer = try await fetcher.get(path: "/search", query: [("country", country)])
+    /// Every university of `country` (exact, case-insensitive), in the upstream's order; with
+    /// `validator`, asked conditionally: `.notModified` when the stored list is current.
+    func universities(country: String, validator: Validator? = nil) async throws(UpstreamError)
+        -> Revalidated<[University]> {
+        let answer = try await fetcher.get(path: "/search", query: [("country", country)], validator: validator)
+        if answer.notModified, validator != nil { return .notModified }
         try answer.expectOK()
-        return try Self.decode(answer.body)
+        return .modified(try Self.decode(answer.body), answer.validator)
     }
 
     /// One record as the API writes it (`state-province` with a hyphen; key order varies).
