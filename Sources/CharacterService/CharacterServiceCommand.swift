@@ -14,6 +14,9 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-list-pages"), help: "Cached pages of filtered lists kept, least recently used evicted (env RNM_CHARACTERS_MAX_LIST_PAGES, default 5000).")
     var maxListPages: Int?
 
+    @Option(name: .customLong("stale-while-revalidate"), help: "Seconds past the max age a stored answer is given at once while it is refreshed in the background; 0 turns it off (env RNM_CHARACTERS_STALE_WHILE_REVALIDATE, default \(Defaults.charactersStaleWhileRevalidate)).")
+    var staleWhileRevalidate: Int?
+
     public init() {}
 
     public func run() async throws {
@@ -21,6 +24,8 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
         let services = try CharacterServiceApp.build(
             configuration: try service.resolve(),
             maxListPages: try Setting.charactersMaxListPages.resolveInteger(maxListPages, default: Defaults.charactersMaxListPages, range: 1...10_000_000),
+            staleWhileRevalidate: try Setting.charactersStaleWhileRevalidate.resolveInteger(
+                staleWhileRevalidate, default: Defaults.charactersStaleWhileRevalidate, range: 0...31_536_000),
             logger: logger)
         try await ServiceRunner.run(services, logger: logger)
     }

@@ -31,16 +31,15 @@ public struct CachingServiceConfiguration: Sendable {
     public var replyCacheBytes: Int
     public var limits: ServerLimits
     /// The longest wait between probes of a failing upstream (`RNM_UPSTREAM_RETRY_MAX_MS`).
-    public var retryMaxMilliseconds = 5000
+    public var retryMaxMilliseconds = Defaults.upstreamRetryMaxMilliseconds
     /// The longest `Retry-After` obeyed (`RNM_UPSTREAM_RETRY_AFTER_MAX_MS`).
-    public var retryAfterMaxMilliseconds = 60000
-    /// Seconds past the max age a stored answer is still given at once while it is refreshed
-    /// in the background (`RNM_CHARACTERS_STALE_WHILE_REVALIDATE`; 0: off).
-    public var staleWhileRevalidateSeconds = 600
+    public var retryAfterMaxMilliseconds = Defaults.upstreamRetryAfterMaxMilliseconds
 
     public init(socketPath: String, databasePath: String, upstreamURL: String, upstreamTimeoutMilliseconds: Int = 5000,
                 maxAgeSeconds: Int, maxParamBytes: Int = Defaults.maxParamBytes, upstreamMaxBytes: Int = Defaults.upstreamMaxBytes,
-                replyCacheBytes: Int = Defaults.replyCacheBytes, limits: ServerLimits = ServerLimits()) {
+                replyCacheBytes: Int = Defaults.replyCacheBytes, limits: ServerLimits = ServerLimits(),
+                retryMaxMilliseconds: Int = Defaults.upstreamRetryMaxMilliseconds,
+                retryAfterMaxMilliseconds: Int = Defaults.upstreamRetryAfterMaxMilliseconds) {
         self.socketPath = socketPath
         self.databasePath = databasePath
         self.upstreamURL = upstreamURL
@@ -50,6 +49,8 @@ public struct CachingServiceConfiguration: Sendable {
         self.upstreamMaxBytes = upstreamMaxBytes
         self.replyCacheBytes = replyCacheBytes
         self.limits = limits
+        self.retryMaxMilliseconds = retryMaxMilliseconds
+        self.retryAfterMaxMilliseconds = retryAfterMaxMilliseconds
     }
 }
 
@@ -77,6 +78,12 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
     @Option(name: .customLong("upstream-max-bytes"), help: "Largest upstream response body (env RNM_UPSTREAM_MAX_BYTES, default \(Defaults.upstreamMaxBytes)).")
     var upstreamMaxBytes: Int?
 
+    @Option(name: .customLong("upstream-retry-max-ms"), help: "Longest wait between probes of a failing upstream (env RNM_UPSTREAM_RETRY_MAX_MS, default \(Defaults.upstreamRetryMaxMilliseconds)).")
+    var retryMax: Int?
+
+    @Option(name: .customLong("upstream-retry-after-max-ms"), help: "Longest Retry-After obeyed (env RNM_UPSTREAM_RETRY_AFTER_MAX_MS, default \(Defaults.upstreamRetryAfterMaxMilliseconds)).")
+    var retryAfterMax: Int?
+
     @Option(name: .customLong("reply-cache-bytes"), help: "Bytes of finished replies kept to answer repeated reads at once; 0 turns it off (env RNM_REPLY_CACHE_BYTES, default \(Defaults.replyCacheBytes)).")
     var replyCacheBytes: Int?
 
@@ -98,7 +105,11 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
                                                                           range: 65_536...Int(Int32.max)),
             replyCacheBytes: try Setting.replyCacheBytes.resolveInteger(replyCacheBytes, default: Defaults.replyCacheBytes, range: 0...1_073_741_824),
             limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.serviceMaxInFlightPerConnection,
-                                                    defaultConnectionBufferBytes: Defaults.serviceConnectionBufferBytes)
+                                                    defaultConnectionBufferBytes: Defaults.serviceConnectionBufferBytes),
+            retryMaxMilliseconds: try Setting.upstreamRetryMaxMilliseconds.resolveInteger(
+                retryMax, default: Defaults.upstreamRetryMaxMilliseconds, range: 100...3_600_000),
+            retryAfterMaxMilliseconds: try Setting.upstreamRetryAfterMaxMilliseconds.resolveInteger(
+                retryAfterMax, default: Defaults.upstreamRetryAfterMaxMilliseconds, range: 0...86_400_000)
         )
     }
 }

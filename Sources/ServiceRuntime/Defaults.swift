@@ -21,6 +21,14 @@ public enum Defaults {
     public static let maxParamBytes = 256
     /// `RNM_UPSTREAM_MAX_BYTES`: the largest upstream response body, 16 MiB.
     public static let upstreamMaxBytes = 16 * 1_048_576
+    /// `RNM_UPSTREAM_RETRY_MAX_MS`: a failing upstream is probed at least every 5 s (the first
+    /// probe after 250 ms, then doubling, with jitter).
+    public static let upstreamRetryMaxMilliseconds = 5000
+    /// `RNM_UPSTREAM_RETRY_AFTER_MAX_MS`: a `Retry-After` is obeyed up to 60 s.
+    public static let upstreamRetryAfterMaxMilliseconds = 60000
+    /// `RNM_CHARACTERS_STALE_WHILE_REVALIDATE`: for 600 s past its max age, a stored answer is
+    /// given at once while it is refreshed in the background.
+    public static let charactersStaleWhileRevalidate = 600
     /// `RNM_CHARACTERS_MAX_LIST_PAGES`: cached pages of filtered lists kept.
     public static let charactersMaxListPages = 5000
     /// `RNM_REPLY_CACHE_BYTES`: 4 MiB of finished replies per service (about a thousand

@@ -32,6 +32,12 @@ public enum Setting: String, CaseIterable, Sendable {
     case maxParamBytes = "RNM_MAX_PARAM_BYTES"
     /// The largest upstream response body a service accepts, in bytes.
     case upstreamMaxBytes = "RNM_UPSTREAM_MAX_BYTES"
+    /// The longest wait between probes of a failing upstream.
+    case upstreamRetryMaxMilliseconds = "RNM_UPSTREAM_RETRY_MAX_MS"
+    /// The longest `Retry-After` a service obeys.
+    case upstreamRetryAfterMaxMilliseconds = "RNM_UPSTREAM_RETRY_AFTER_MAX_MS"
+    /// Seconds past the max age a stored character answer is given at once while it is refreshed.
+    case charactersStaleWhileRevalidate = "RNM_CHARACTERS_STALE_WHILE_REVALIDATE"
     /// Cached list pages of filtered queries the CharacterService keeps (least recently used
     /// evicted past it).
     case charactersMaxListPages = "RNM_CHARACTERS_MAX_LIST_PAGES"

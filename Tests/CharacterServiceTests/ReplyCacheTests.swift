@@ -17,7 +17,9 @@ struct ReplyCacheTests {
         let again = try await harness.call(RPCMethods.charactersList, CharacterListParams())
         #expect(again == cached)
         let requestsBefore = harness.requests("character").count
-        // A refresh stores the page again with a later fetchedAt (whole seconds).
+        // A refresh stores the page again with a later fetchedAt (whole seconds): a whole answer,
+        // not a 304 (which renews the copy's age and changes no answer: the reply is kept).
+        harness.upstream.sendsETags = false
         try await waitUntil(3, "the clock reaches the next second") { Date().rfc3339 != cached.freshness.fetchedAt }
         let refreshed = try await harness.call(RPCMethods.charactersRefresh, CharacterListParams())
         #expect(harness.requests("character").count == requestsBefore + 1)
@@ -25,6 +27,18 @@ struct ReplyCacheTests {
         #expect(after.freshness.source == .cache)
         #expect(after.freshness.fetchedAt == refreshed.freshness.fetchedAt)
         #expect(after.freshness.fetchedAt != cached.freshness.fetchedAt)
+    }
+
+    @Test("a refresh the upstream answers with 304 writes no answer: one conditional request, and the kept reply stays")
+    func notModifiedKeepsReplies() async throws {
+        let harness = try await CharacterHarness.start(maxAge: 600)
+        _ = try await harness.call(RPCMethods.charactersList, CharacterListParams())      // fetched and stored
+        let cached = try await harness.call(RPCMethods.charactersList, CharacterListParams())
+        let refreshed = try await harness.call(RPCMethods.charactersRefresh, CharacterListParams())
+        #expect(harness.upstream.notModifiedCount == 1, "asked with the page's ETag, answered 304")
+        #expect(refreshed.freshness.source == .upstream && refreshed.items == cached.items)
+        let after = try await harness.call(RPCMethods.charactersList, CharacterListParams())
+        #expect(after == cached, "the same reply: nothing an answer holds changed")
     }
 
     @Test("a stale answer or one just fetched is never given again: the upstream is asked each time")

@@ -179,7 +179,9 @@ public final class RickAndMortyFixtures: Sendable {
     }
 
     private func json(_ value: Any) -> UpstreamResponse {
-        var data = try! JSONSerialization.data(withJSONObject: value)
+        // Sorted keys: the same record is the same bytes every time, as the real server sends it
+        // (its ETags, and so conditional requests, depend on that).
+        var data = try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
         let base = linkBase
         if base != Self.publicBase {
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: Self.publicBase.replacingOccurrences(of: "/", with: "\\/"), with: base.replacingOccurrences(of: "/", with: "\\/"))

@@ -17,6 +17,8 @@ public struct UpstreamRequest: Sendable, Equatable {
     public var target: String
     /// The Host header.
     public var host: String
+    /// The `If-None-Match` header (a conditional request), if any.
+    public var ifNoneMatch: String? = nil
 }
 
 /// What a route answers.
@@ -54,8 +56,12 @@ public struct UpstreamResponse: Sendable {
 public enum UpstreamFault: Sendable, Equatable {
     /// Answer this HTTP status with an HTML error page (5xx, 429, ...).
     case status(Int)
-    /// Accept the request and never answer.
+    /// Accept the request and never answer, as a black hole does (a dead network, a firewall
+    /// that drops packets); when the fault ends, the requests held are answered, as a network
+    /// that comes back delivers what was sent.
     case hang
+    /// 429 with `Retry-After: <seconds>` (a rate limit).
+    case throttle(seconds: Int)
     /// 200 with a body that is not JSON.
     case garbage
     /// 200 announcing the whole body, sending half of it, then closing.
@@ -79,6 +85,12 @@ public final class TestUpstream: Sendable {
         var latency: TimeAmount = .zero
         var fault: UpstreamFault?
         var requests: [UpstreamRequest] = []
+        /// Answers `304 Not Modified` sent (no body).
+        var notModified = 0
+        /// Whether answers carry an ETag and conditional requests are honoured.
+        var etags = true
+        /// Requests held by a black hole, answered when it ends.
+        var held: [@Sendable () -> Void] = []
     }
 
     private let box: Box
@@ -111,8 +123,37 @@ public final class TestUpstream: Sendable {
     /// The fault in force (nil: behave).
     public var fault: UpstreamFault? {
         get { state.withLock { $0.fault } }
-        set { state.withLock { $0.fault = newValue } }
+        set {
+            let held = state.withLock { state -> [@Sendable () -> Void] in
+                state.fault = newValue
+                guard newValue != .hang else { return [] }
+                defer { state.held.removeAll() }
+                return state.held
+            }
+            for answer in held { answer() }
+        }
     }
+
+    /// Whether answers carry an ETag and `If-None-Match` is honoured (true, as Express does; false
+    /// makes every answer a whole one, as a server without validators would).
+    public var sendsETags: Bool {
+        get { state.withLock { $0.etags } }
+        set { state.withLock { $0.etags = newValue } }
+    }
+
+    /// How many `304 Not Modified` answers were sent.
+    public var notModifiedCount: Int { state.withLock { $0.notModified } }
+
+    /// Holds a request in the black hole; false when the fault ended meanwhile (answer now).
+    fileprivate func hold(_ answer: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state in
+            guard state.fault == .hang else { return false }
+            state.held.append(answer)
+            return true
+        }
+    }
+
+    fileprivate func countNotModified() { state.withLock { $0.notModified += 1 } }
 
     /// How long each answer is held back (to make concurrent requests overlap).
     public var latency: TimeAmount {
@@ -143,7 +184,7 @@ public final class TestUpstream: Sendable {
             state.requests.append(request)
             return (state.fault, state.latency)
         }
-        return (fault, fault == nil ? route(request) : UpstreamResponse(body: []), latency)
+        return (fault, fault == nil || fault == .hang ? route(request) : UpstreamResponse(body: []), latency)
     }
 }
 
@@ -174,22 +215,42 @@ private final class UpstreamHandler: ChannelInboundHandler {
             let request = Self.parse(head)
             let (fault, response, latency) = upstream.handle(request)
             let keepAlive = head.isKeepAlive
+            if fault == .hang {
+                // Held until the black hole ends, then answered like any other request.
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                let eventLoop = context.eventLoop
+                let answer: @Sendable () -> Void = {
+                    eventLoop.execute {
+                        let (handler, context) = loopBound.value
+                        handler.respond(context: context, fault: nil, response: response, keepAlive: keepAlive,
+                                        ifNoneMatch: request.ifNoneMatch)
+                    }
+                }
+                if !upstream.hold(answer) { answer() }
+                return
+            }
             if latency == .zero {
-                respond(context: context, fault: fault, response: response, keepAlive: keepAlive)
+                respond(context: context, fault: fault, response: response, keepAlive: keepAlive,
+                        ifNoneMatch: request.ifNoneMatch)
             } else {
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 context.eventLoop.scheduleTask(in: latency) {
                     let (handler, context) = loopBound.value
-                    handler.respond(context: context, fault: fault, response: response, keepAlive: keepAlive)
+                    handler.respond(context: context, fault: fault, response: response, keepAlive: keepAlive,
+                                    ifNoneMatch: request.ifNoneMatch)
                 }
             }
         }
     }
 
-    private func respond(context: ChannelHandlerContext, fault: UpstreamFault?, response: UpstreamResponse, keepAlive: Bool) {
+    private func respond(context: ChannelHandlerContext, fault: UpstreamFault?, response: UpstreamResponse, keepAlive: Bool,
+                         ifNoneMatch: String?) {
         switch fault {
         case .hang:
             return
+        case .throttle(let seconds):
+            write(context: context, status: 429, contentType: "application/json", body: Array(#"{"error":"Too many requests"}"#.utf8),
+                  keepAlive: keepAlive, extraHeaders: [("Retry-After", String(seconds))])
         case .down:
             context.close(promise: nil)
         case .status(let code):
@@ -209,9 +270,31 @@ private final class UpstreamHandler: ChannelInboundHandler {
             context.flush()
             context.close(promise: nil)
         case nil:
-            write(context: context, status: response.status, contentType: response.contentType, body: response.body, keepAlive: keepAlive,
-                  extraHeaders: response.headers)
+            guard response.status == 200, owner.value.withLock({ $0 })?.sendsETags != false else {
+                write(context: context, status: response.status, contentType: response.contentType, body: response.body,
+                      keepAlive: keepAlive, extraHeaders: response.headers)
+                return
+            }
+            // As Express answers: a weak ETag on every answer, and 304 with no body when the
+            // request's If-None-Match names it.
+            let etag = Self.weakETag(response.body)
+            if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+                owner.value.withLock { $0 }?.countNotModified()
+                write(context: context, status: 304, contentType: response.contentType, body: [], keepAlive: keepAlive,
+                      extraHeaders: [("ETag", etag)])
+                return
+            }
+            write(context: context, status: 200, contentType: response.contentType, body: response.body, keepAlive: keepAlive,
+                  extraHeaders: response.headers + [("ETag", etag)])
         }
+    }
+
+    /// `W/"<length in hex>-<hash>"`, the shape of Express's weak ETags (its hash is a SHA-1;
+    /// any hash of the body serves a test).
+    static func weakETag(_ body: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "W/\"\(String(body.count, radix: 16))-\(String(hash, radix: 36))\""
     }
 
     private func write(context: ChannelHandlerContext, status: Int, contentType: String, body: [UInt8], keepAlive: Bool,
@@ -245,6 +328,7 @@ private final class UpstreamHandler: ChannelInboundHandler {
                 query[key] = kv.count > 1 ? decode(kv[1]) : ""
             }
         }
-        return UpstreamRequest(path: path, query: query, queryKeys: keys, target: target, host: head.headers["Host"].first ?? "")
+        return UpstreamRequest(path: path, query: query, queryKeys: keys, target: target, host: head.headers["Host"].first ?? "",
+                               ifNoneMatch: head.headers["If-None-Match"].first)
     }
 }

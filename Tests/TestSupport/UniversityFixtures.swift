@@ -38,7 +38,7 @@ public enum UniversityFixtures {
         if let name {
             found = found.filter { ($0["name"] as? String)?.lowercased().contains(name) ?? false }
         }
-        return .json(try! JSONSerialization.data(withJSONObject: found))
+        return .json(try! JSONSerialization.data(withJSONObject: found, options: [.sortedKeys]))
     }
 
     static func load(_ name: String) -> Data {

@@ -13,6 +13,7 @@ enum CharacterServiceApp {
     static let syncConcurrency = 4
 
     static func build(configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
+                      staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
                       logger: Logger, onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try CharacterDatabase(path: configuration.databasePath)
@@ -20,7 +21,7 @@ enum CharacterServiceApp {
         let health = UpstreamHealth(retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
         let catalog = CharacterCatalog(database: database, upstream: upstream,
                                        policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds),
-                                                           staleWhileRevalidate: Double(configuration.staleWhileRevalidateSeconds),
+                                                           staleWhileRevalidate: Double(staleWhileRevalidate),
                                                            health: health),
                                        logger: logger,
                                        maxFilteredPages: maxListPages)

@@ -127,9 +127,18 @@ struct CharacterDatabase: CacheDatabase {
         let columns = ["id", "name"] + own.map(\.column) + ["related", "json", "fetchedAt"]
             + resource.filters.map(RecordKind.filterColumn) + Validator.columns
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        // A record stored again from another request (a page) keeps the validator of its own
+        // request while its JSON is the same: that request would still answer the same bytes.
+        let table = resource.table
+        let updates = columns.dropFirst().map { column in
+            Validator.columns.contains(column)
+                ? column + " = CASE WHEN excluded." + column + " IS NULL AND " + table + ".json = excluded.json THEN "
+                    + table + "." + column + " ELSE excluded." + column + " END"
+                : column + " = excluded." + column
+        }
         // Table and column names come from the code above; every value is a bound parameter.
-        let insert = "INSERT OR REPLACE INTO " + resource.table + " (" + columns.joined(separator: ", ") + ") VALUES ("
-            + placeholders + ")"
+        let insert = "INSERT INTO " + table + " (" + columns.joined(separator: ", ") + ") VALUES (" + placeholders
+            + ") ON CONFLICT(id) DO UPDATE SET " + updates.joined(separator: ", ")
         let statement = try db.cachedStatement(sql: insert)
         for record in records {
             let values: [any DatabaseValueConvertible] = [record.id, record.columns["name"] ?? ""]

@@ -1,0 +1,38 @@
+import Foundation
+@testable import HTTPGateway
+import Messaging
+import RnmAPI
+import TestSupport
+import Testing
+
+/// The HTTP front while the upstream black-holes: answers from the cache at once, saying so.
+@Suite("HTTPGateway: seamless when the upstream fails", .serialized, .cleansUp)
+struct HTTPSeamlessTests {
+    @Test("GET /api/character/1 with the upstream black-holed: after the first failure, at once, Cache-Status stale")
+    func blackHole() async throws {
+        let settings = ["RNM_UPSTREAM_TIMEOUT_MS": "3000", "RNM_CHARACTERS_MAX_AGE": "1",
+                        "RNM_CHARACTERS_STALE_WHILE_REVALIDATE": "0"]
+        try await RnmSystem.with(settings: settings) { system in
+            // (Stale answers are never kept in the front's memory: each one below comes from the services.)
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
+            #expect(try await http.get("/api/character/1").status == 200)
+            try await Task.sleep(for: .milliseconds(1100))  // past the 1 s max age: expired
+            system.characterUpstream.fault = .hang
+            let first = try await http.get("/api/character/1")  // meets the black hole: waits the timeout
+            #expect(first.status == 200 && first.header("Cache-Status")?.contains("fwd=stale") == true)
+            var slowest = Duration.zero
+            for _ in 0..<10 {
+                let started = ContinuousClock.now
+                let answer = try await http.get("/api/character/1")
+                slowest = max(slowest, ContinuousClock.now - started)
+                #expect(answer.status == 200)
+                #expect(answer.header("Cache-Status")?.contains("fwd=stale") == true, "\(answer.header("Cache-Status") ?? "")")
+                #expect(answer.header("Cache-Status")?.contains("failing since") == true)
+            }
+            // At once: nowhere near the 3 s timeout (release figures: scripts/bench).
+            #expect(slowest < .milliseconds(300), "the slowest of 10 answers after the first failure: \(slowest)")
+            system.characterUpstream.fault = nil
+            try await http.server.stop()
+        }
+    }
+}
