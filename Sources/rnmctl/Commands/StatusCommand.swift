@@ -39,8 +39,14 @@ struct StatusCommand: AsyncParsableCommand {
                     if state.status != "up", let error = state.lastError { line += " — \(error)" }
                     print(line)
                     if let upstream = upstreams[name]?.upstream {
-                        if let since = upstream.failingSince ?? (upstreams[name]?.status == "degraded" ? "" : nil) {
-                            print("  upstream \(upstream.url): failing\(since.isEmpty ? "" : " since \(since)") — \(upstream.lastError ?? "unknown error"); answers come from the cache")
+                        if upstream.state == "rate-limited", let until = upstream.rateLimitedUntil {
+                            print("  upstream \(upstream.url): rate-limited until \(until) (\(Self.inHowLong(until)))"
+                                  + " — \(upstream.lastError ?? "Retry-After"); answers come from the cache")
+                        } else if let since = upstream.failingSince ?? (upstreams[name]?.status == "degraded" ? "" : nil) {
+                            var state = "failing" + (since.isEmpty ? "" : " since \(since)")
+                            if let failures = upstream.failures { state += ", \(plural(failures, "failure"))" }
+                            if let next = upstream.nextProbeAt { state += ", next probe \(Self.inHowLong(next))" }
+                            print("  upstream \(upstream.url): \(state) — \(upstream.lastError ?? "unknown error"); answers come from the cache")
                         } else {
                             // No call yet since the service started: nothing is known about it.
                             print("  upstream \(upstream.url): " + (upstream.lastSuccessAt.map { "ok (last success \($0))" } ?? "not asked yet"))
@@ -62,6 +68,13 @@ struct StatusCommand: AsyncParsableCommand {
                 throw CLIFailure.rpc(RPCError(.serviceUnavailable, "\(down.joined(separator: " and ")) down", service: .gateway))
             }
         }
+    }
+
+    /// "in 3 s" (or "now") until an RFC 3339 time.
+    static func inHowLong(_ time: String) -> String {
+        guard let date = Date(rfc3339: time) else { return time }
+        let seconds = Int(date.timeIntervalSinceNow.rounded(.up))
+        return seconds > 0 ? "in \(seconds) s" : "now"
     }
 
     /// `latency` with one decimal, as `%.1f` would print it (no `String(format:)` without Foundation).
