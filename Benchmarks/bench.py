@@ -102,10 +102,11 @@ class System:
     def socket(self, role):
         return f"{self.dir}/{role}.sock"
 
-    def start(self, role, executable):
-        """Starts one process; returns seconds from spawn to its first health answer."""
+    def start(self, role, executable, **settings):
+        """Starts one process (`settings` added to its environment); returns seconds from spawn
+        to its first health answer."""
         started = time.perf_counter()
-        self.processes[role] = subprocess.Popen([os.path.join(self.bin, executable)], env=self.env,
+        self.processes[role] = subprocess.Popen([os.path.join(self.bin, executable)], env=dict(self.env, **settings),
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_ready(self.socket(role), f"{role}.health")
         return time.perf_counter() - started
@@ -196,6 +197,32 @@ http {{ access_log off; server {{ listen 127.0.0.1:{nginx_port}; root {system.di
         http.wait(10)
 
 
+def black_hole(system, seconds):
+    """Cached `characters.get` through the Gateway, 32 connections, with the data expiring every
+    second: while the upstream is healthy (each expiry revalidated, a 304), then while it
+    black-holes (the upstream process stopped: it accepts and never answers), after the first
+    read has met the 3 s timeout. Issue 24: the second must not wait for the upstream."""
+    system.stop("characters")
+    system.start("characters", "CharacterService", RNM_CHARACTERS_MAX_AGE="1", RNM_CHARACTERS_STALE_WHILE_REVALIDATE="0",
+                 RNM_UPSTREAM_TIMEOUT_MS="3000")
+    gateway, upstream = system.socket("gateway"), system.upstreams[0]
+    call(gateway, "characters.get", {"id": 1})
+    healthy = bench(system.bin, gateway, 32, seconds)
+    upstream.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(1.1)  # past the max age: every read now needs the upstream
+        first = time.perf_counter()
+        call(gateway, "characters.get", {"id": 1}, timeout=10)
+        first = time.perf_counter() - first
+        holed = bench(system.bin, gateway, 32, seconds)
+    finally:
+        upstream.send_signal(signal.SIGCONT)
+    system.stop("characters")
+    system.start("characters", "CharacterService")
+    return {"get via Gateway, 32 conns, upstream healthy, max age 1 s": healthy,
+            "get via Gateway, 32 conns, upstream black-holed (stale at once)": holed}, first
+
+
 def bench(binaries, socket_path, connections, seconds, method="characters.get", params='{"id":1}'):
     out = subprocess.run([os.path.join(binaries, "rnm-bench"), "--socket", socket_path, "--connections", str(connections),
                           "--duration", str(seconds), "--method", method, "--params", params, "--json"],
@@ -279,6 +306,9 @@ def main():
         ratios = {label: ratio(label) for label, *_ in runs}
         gw1 = statistics.median(r["get via Gateway, 1 conn"]["p50Us"] for r in rounds)
 
+        holes, first_wait = black_hole(system, seconds)
+        results.update(holes)
+
         http_results, http_rss = http_front(system, seconds, args.rounds)
         http_ratios = http_results.pop("ratios", [])
         results.update(http_results)
@@ -334,6 +364,9 @@ def main():
         spread = ", ".join(f"{r[label]['perSecond'] / r['C relay 2 hops, 32 conns']['perSecond']:.2f}" for r in rounds)
         check(f"{what} (rounds: {spread})", f"{ratios[label]:.2f}×", f"≥ {goal:.2f}×", ratios[label] >= goal)
     check("Gateway get, 1 conn, p50", f"{gw1:.0f} µs", "≤ 150 µs", gw1 <= 150)
+    holed = holes["get via Gateway, 32 conns, upstream black-holed (stale at once)"]
+    check(f"upstream black-holed: p99 of 32 conns of expired reads (the first read waited {first_wait:.1f} s)",
+          f"{holed['p99Us'] / 1000:.1f} ms", "≤ 50 ms", holed["p99Us"] <= 50_000)
     if static_walls:
         static_wall = statistics.median(static_walls) * 1000
         check(f"rnmctl characters show 1, median of {len(static_walls)} (Swift runtime linked statically; dynamic {median_wall:.1f} ms)",
