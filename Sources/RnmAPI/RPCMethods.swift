@@ -3,54 +3,86 @@ import Messaging
 /// Every method of docs/PROTOCOL.md §6.
 public enum RPCMethods {
     // CharacterService
-    public static let charactersList = RPCMethod<CharacterListParams, Fresh<Page<Character>>>("characters.list")
-    public static let charactersGet = RPCMethod<IDParams, Fresh<CharacterDetail>>("characters.get")
-    public static let charactersGetMany = RPCMethod<IDsParams, Fresh<CharacterBatch>>("characters.getMany")
-    public static let charactersRefresh = RPCMethod<CharacterListParams, Fresh<Page<Character>>>("characters.refresh")
-    public static let charactersSync = RPCMethod<NoParams, SyncResult>("characters.sync")
-    public static let charactersStats = RPCMethod<NoParams, Fresh<CharacterStats>>("characters.stats")
-    public static let charactersImage = RPCMethod<IDParams, Fresh<CharacterImage>>("characters.image")
-    public static let charactersHealth = RPCMethod<NoParams, ServiceHealth>("characters.health")
-    public static let locationsList = RPCMethod<LocationListParams, Fresh<Page<Location>>>("locations.list")
-    public static let locationsGet = RPCMethod<IDParams, Fresh<LocationDetail>>("locations.get")
-    public static let locationsGetMany = RPCMethod<IDsParams, Fresh<Batch<Location>>>("locations.getMany")
-    public static let episodesList = RPCMethod<EpisodeListParams, Fresh<Page<Episode>>>("episodes.list")
-    public static let episodesGet = RPCMethod<IDParams, Fresh<EpisodeDetail>>("episodes.get")
-    public static let episodesGetMany = RPCMethod<IDsParams, Fresh<Batch<Episode>>>("episodes.getMany")
-    public static let favoritesAdd = RPCMethod<IDParams, FavoriteState>("favorites.add")
-    public static let favoritesRemove = RPCMethod<IDParams, FavoriteState>("favorites.remove")
-    public static let favoritesList = RPCMethod<NoParams, FavoriteList>("favorites.list")
+    public static let charactersList = RPCMethod<CharacterListParams, Fresh<Page<Character>>>("characters.list", .characters)
+    public static let charactersGet = RPCMethod<IDParams, Fresh<CharacterDetail>>("characters.get", .characters)
+    public static let charactersGetMany = RPCMethod<IDsParams, Fresh<CharacterBatch>>("characters.getMany", .characters)
+    public static let charactersRefresh = RPCMethod<CharacterListParams, Fresh<Page<Character>>>("characters.refresh", .characters)
+    public static let charactersSync = RPCMethod<NoParams, SyncResult>("characters.sync", .characters)
+    public static let charactersStats = RPCMethod<NoParams, Fresh<CharacterStats>>("characters.stats", .characters)
+    public static let charactersImage = RPCMethod<IDParams, Fresh<CharacterImage>>("characters.image", .characters)
+    public static let charactersHealth = RPCMethod<NoParams, ServiceHealth>("characters.health", .characters)
+    public static let locationsList = RPCMethod<LocationListParams, Fresh<Page<Location>>>("locations.list", .characters)
+    public static let locationsGet = RPCMethod<IDParams, Fresh<LocationDetail>>("locations.get", .characters)
+    public static let locationsGetMany = RPCMethod<IDsParams, Fresh<Batch<Location>>>("locations.getMany", .characters)
+    public static let episodesList = RPCMethod<EpisodeListParams, Fresh<Page<Episode>>>("episodes.list", .characters)
+    public static let episodesGet = RPCMethod<IDParams, Fresh<EpisodeDetail>>("episodes.get", .characters)
+    public static let episodesGetMany = RPCMethod<IDsParams, Fresh<Batch<Episode>>>("episodes.getMany", .characters)
+    public static let favoritesAdd = RPCMethod<IDParams, FavoriteState>("favorites.add", .characters)
+    public static let favoritesRemove = RPCMethod<IDParams, FavoriteState>("favorites.remove", .characters)
+    public static let favoritesList = RPCMethod<NoParams, FavoriteList>("favorites.list", .characters)
 
     // UniversityService
-    public static let universitiesList = RPCMethod<UniversityListParams, Fresh<UniversityList>>("universities.list")
-    public static let universitiesGet = RPCMethod<UniversityGetParams, Fresh<UniversityDetail>>("universities.get")
-    public static let universitiesRefresh = RPCMethod<UniversityListParams, Fresh<UniversityList>>("universities.refresh")
-    public static let universitiesHealth = RPCMethod<NoParams, ServiceHealth>("universities.health")
-    public static let universitiesSync = RPCMethod<NoParams, UniversitySyncResult>("universities.sync")
+    public static let universitiesList = RPCMethod<UniversityListParams, Fresh<UniversityList>>("universities.list", .universities)
+    public static let universitiesGet = RPCMethod<UniversityGetParams, Fresh<UniversityDetail>>("universities.get", .universities)
+    public static let universitiesRefresh = RPCMethod<UniversityListParams, Fresh<UniversityList>>("universities.refresh", .universities)
+    public static let universitiesHealth = RPCMethod<NoParams, ServiceHealth>("universities.health", .universities)
+    public static let universitiesSync = RPCMethod<NoParams, UniversitySyncResult>("universities.sync", .universities)
 
     // Gateway
-    public static let gatewayHealth = RPCMethod<NoParams, GatewayHealth>("gateway.health")
+    public static let gatewayHealth = RPCMethod<NoParams, GatewayHealth>("gateway.health", .gateway)
+
+    /// The route table: every method of the protocol and the service that answers it. A new
+    /// method is its constant above, its row here, and its handler; a test checks that each
+    /// service registers exactly its rows and that docs/PROTOCOL.md names every one.
+    public static let all: [RPCRoute] = [
+        charactersList.route,
+        charactersGet.route,
+        charactersGetMany.route,
+        charactersRefresh.route,
+        charactersSync.route,
+        charactersStats.route,
+        charactersImage.route,
+        charactersHealth.route,
+        locationsList.route,
+        locationsGet.route,
+        locationsGetMany.route,
+        episodesList.route,
+        episodesGet.route,
+        episodesGetMany.route,
+        favoritesAdd.route,
+        favoritesRemove.route,
+        favoritesList.route,
+        universitiesList.route,
+        universitiesGet.route,
+        universitiesRefresh.route,
+        universitiesHealth.route,
+        universitiesSync.route,
+        gatewayHealth.route,
+    ]
+
+    /// The service answering each method prefix (`characters`, `locations`, …), from the table.
+    private static let owners: [Substring: ServiceName] = Dictionary(
+        all.map { ($0.prefix, ServiceName(rawValue: $0.owner)!) }, uniquingKeysWith: { first, _ in first })
 
     /// The service that answers `method`: by the part of its name before the first dot
-    /// (docs/PROTOCOL.md §6), which must be followed by a name; nil when no service has
-    /// that prefix.
+    /// (docs/PROTOCOL.md §6), which must be followed by a name; nil when no method of the
+    /// table has that prefix. (A method of a known prefix that its service lacks is answered
+    /// -32601 by that service.)
     public static func service(answering method: String) -> ServiceName? {
         let prefix = method.prefix(while: { $0 != "." })
-        guard method.count > prefix.count + 1 else { return nil }
-        switch prefix {
-        case "characters", "locations", "episodes", "favorites": return .characters
-        case "universities": return .universities
-        case "gateway": return .gateway
-        default: return nil
-        }
+        guard method.utf8.count > prefix.utf8.count + 1 else { return nil }
+        return owners[prefix]
     }
 
-    /// The health method of `service`.
+    /// The health method of `service` (the Gateway answers its own from the services').
     public static func health(of service: ServiceName) -> RPCMethod<NoParams, ServiceHealth>? {
-        switch service {
-        case .characters: charactersHealth
-        case .universities: universitiesHealth
-        case .gateway: nil
-        }
+        [charactersHealth, universitiesHealth].first { $0.owner == service.rawValue }
+    }
+}
+
+extension RPCMethod {
+    /// A method answered by `owner`.
+    public init(_ name: String, _ owner: ServiceName) {
+        self.init(name, owner: owner.rawValue)
     }
 }

@@ -15,6 +15,15 @@ enum CharacterServiceApp {
     static func build(configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
                       staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
                       logger: Logger, onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
+        let router = try router(configuration: configuration, maxListPages: maxListPages,
+                                staleWhileRevalidate: staleWhileRevalidate, logger: logger)
+        return [configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)]
+    }
+
+    /// The service's methods over its database and upstream (the route table's test reads them).
+    static func router(configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
+                       staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
+                       logger: Logger) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try CharacterDatabase(path: configuration.databasePath)
         let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher())
@@ -28,8 +37,7 @@ enum CharacterServiceApp {
         // Finished replies of fresh reads, emptied by every change to the database.
         let replyCache = configuration.makeReplyCache()
         if let replyCache { database.invalidateOnCommit(replyCache) }
-        let router = CharacterRoutes.router(catalog: catalog, syncConcurrency: syncConcurrency,
-                                            maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
-        return [configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)]
+        return CharacterRoutes.router(catalog: catalog, syncConcurrency: syncConcurrency,
+                                      maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
     }
 }

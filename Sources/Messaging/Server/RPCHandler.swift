@@ -157,6 +157,9 @@ public struct RPCRouter: RPCHandler {
         self.replyCache = replyCache
     }
 
+    /// The names of the methods registered (for the route table's test).
+    public var methods: Set<String> { Set(routes.keys) }
+
     /// Registers a method whose result is encoded with the shared JSON encoder.
     public mutating func register<P, R>(_ method: RPCMethod<P, R>, _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> R) {
         routes[method.name] = { request, context in

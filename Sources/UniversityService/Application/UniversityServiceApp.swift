@@ -11,6 +11,12 @@ import ServiceRuntime
 enum UniversityServiceApp {
     static func build(configuration: CachingServiceConfiguration, logger: Logger,
                       onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
+        let router = try router(configuration: configuration, logger: logger)
+        return [configuration.makeServer(.universities, handler: router, logger: logger, onListening: onListening)]
+    }
+
+    /// The service's methods over its database and upstream (the route table's test reads them).
+    static func router(configuration: CachingServiceConfiguration, logger: Logger) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try UniversityDatabase(path: configuration.databasePath)
         let upstream = HipoUpstream(fetcher: configuration.makeFetcher())
@@ -21,7 +27,6 @@ enum UniversityServiceApp {
         // Finished replies of fresh reads, emptied by every change to the database.
         let replyCache = configuration.makeReplyCache()
         if let replyCache { database.invalidateOnCommit(replyCache) }
-        let router = UniversityRoutes.router(catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
-        return [configuration.makeServer(.universities, handler: router, logger: logger, onListening: onListening)]
+        return UniversityRoutes.router(catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
     }
 }
