@@ -54,7 +54,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // What both caching services share: the upstream fetcher, single flight, results.
+        // What both caching services share: the caching-service template (options, configuration),
+        // the one cache rule, the upstream fetcher and its state, single flight, the database
+        // helper, results.
         .target(
             name: "ServiceKit",
             dependencies: [
@@ -64,6 +66,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RnmAPI
+import ServiceKit
 import ServiceRuntime
 
 /// `CharacterService`: serves characters, locations, episodes and favorites on a Unix socket.
@@ -11,10 +12,10 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
 
     @OptionGroup var service: CachingServiceOptions<CharacterServiceSpec>
 
-    @Option(name: .customLong("max-list-pages"), help: "Cached pages of filtered lists kept, least recently used evicted (env RNM_CHARACTERS_MAX_LIST_PAGES, default 5000).")
+    @Option(name: .customLong("max-list-pages"), help: Setting.charactersMaxListPages.help)
     var maxListPages: Int?
 
-    @Option(name: .customLong("stale-while-revalidate"), help: "Seconds past the max age a stored answer is given at once while it is refreshed in the background; 0 turns it off (env RNM_CHARACTERS_STALE_WHILE_REVALIDATE, default \(Defaults.charactersStaleWhileRevalidate)).")
+    @Option(name: .customLong("stale-while-revalidate"), help: Setting.charactersStaleWhileRevalidate.help)
     var staleWhileRevalidate: Int?
 
     public init() {}
@@ -23,9 +24,8 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
         let logger = try service.common.makeLogger(label: "rnm.characters")
         let services = try CharacterServiceApp.build(
             configuration: try service.resolve(),
-            maxListPages: try Setting.charactersMaxListPages.resolveInteger(maxListPages, default: Defaults.charactersMaxListPages, range: 1...10_000_000),
-            staleWhileRevalidate: try Setting.charactersStaleWhileRevalidate.resolveInteger(
-                staleWhileRevalidate, default: Defaults.charactersStaleWhileRevalidate, range: 0...31_536_000),
+            maxListPages: try Setting.charactersMaxListPages.resolveInteger(maxListPages),
+            staleWhileRevalidate: try Setting.charactersStaleWhileRevalidate.resolveInteger(staleWhileRevalidate),
             logger: logger)
         try await ServiceRunner.run(services, logger: logger)
     }
@@ -38,6 +38,4 @@ enum CharacterServiceSpec: CachingServiceSpec {
     static let databaseSetting = Setting.charactersDatabase
     static let upstreamSetting = Setting.rickAndMortyURL
     static let maxAgeSetting = Setting.charactersMaxAge
-    static let defaultUpstreamURL = "https://rickandmortyapi.com/api"
-    static let defaultMaxAge = 600
 }

@@ -10,19 +10,19 @@ public struct GatewayCommand: AsyncParsableCommand {
         abstract: "Routes rnm requests from clients to the CharacterService and the UniversityService."
     )
 
-    @Option(help: "Socket clients connect to (env RNM_GATEWAY_SOCKET).")
+    @Option(help: Setting.gatewaySocket.help)
     var socket: String?
 
-    @Option(name: .customLong("characters-socket"), help: "The CharacterService's socket (env RNM_CHARACTERS_SOCKET).")
+    @Option(name: .customLong("characters-socket"), help: Setting.charactersSocket.help)
     var charactersSocket: String?
 
-    @Option(name: .customLong("universities-socket"), help: "The UniversityService's socket (env RNM_UNIVERSITIES_SOCKET).")
+    @Option(name: .customLong("universities-socket"), help: Setting.universitiesSocket.help)
     var universitiesSocket: String?
 
-    @Option(name: .customLong("request-timeout-ms"), help: "Deadline of one request; progress restarts it (env RNM_REQUEST_TIMEOUT_MS, default 15000).")
+    @Option(name: .customLong("request-timeout-ms"), help: Setting.requestTimeoutMilliseconds.help)
     var requestTimeout: Int?
 
-    @Option(name: .customLong("max-in-flight"), help: "Requests in flight over all clients; more get -32005 (env RNM_MAX_IN_FLIGHT, default 4096).")
+    @Option(name: .customLong("max-in-flight"), help: Setting.maxInFlight.help)
     var maxInFlight: Int?
 
     @OptionGroup var common: CommonOptions
@@ -35,10 +35,9 @@ public struct GatewayCommand: AsyncParsableCommand {
             socketPath: Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket(for: .gateway)),
             charactersSocketPath: Setting.charactersSocket.resolve(charactersSocket, default: DefaultPaths.socket(for: .characters)),
             universitiesSocketPath: Setting.universitiesSocket.resolve(universitiesSocket, default: DefaultPaths.socket(for: .universities)),
-            requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout, default: 15000, range: 1...3_600_000)),
-            maxInFlight: try Setting.maxInFlight.resolveInteger(maxInFlight, default: Defaults.gatewayMaxInFlight, range: 1...1_000_000),
-            limits: try common.resolvedServerLimits(defaultMaxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection,
-                                                    defaultConnectionBufferBytes: Defaults.connectionBufferBytes)
+            requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout)),
+            maxInFlight: try Setting.maxInFlight.resolveInteger(maxInFlight),
+            limits: try common.resolvedServerLimits(in: .gateway)
         )
         let services = GatewayApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

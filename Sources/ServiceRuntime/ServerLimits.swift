@@ -9,7 +9,8 @@ public struct ServerLimits: Sendable {
     public var maxInFlightPerConnection: Int
     public var connectionBufferBytes: Int
 
-    public init(maxFrameBytes: Int = Defaults.maxFrameBytes, frameTimeout: Duration = .seconds(10),
+    public init(maxFrameBytes: Int = Defaults.maxFrameBytes,
+                frameTimeout: Duration = .milliseconds(Defaults.frameTimeoutMilliseconds),
                 maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection,
                 connectionBufferBytes: Int = Defaults.serviceConnectionBufferBytes) {
         self.maxFrameBytes = maxFrameBytes

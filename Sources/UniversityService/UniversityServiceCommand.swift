@@ -1,5 +1,6 @@
 import ArgumentParser
 import RnmAPI
+import ServiceKit
 import ServiceRuntime
 
 /// `UniversityService`: serves universities on a Unix socket.
@@ -27,7 +28,4 @@ enum UniversityServiceSpec: CachingServiceSpec {
     static let databaseSetting = Setting.universitiesDatabase
     static let upstreamSetting = Setting.universitiesURL
     static let maxAgeSetting = Setting.universitiesMaxAge
-    static let defaultUpstreamURL = "http://universities.hipolabs.com"
-    /// Always ask the upstream first.
-    static let defaultMaxAge = 0
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Messaging
 import RnmAPI
+import ServiceKit
 import ServiceRuntime
 import TestSupport
 import Testing

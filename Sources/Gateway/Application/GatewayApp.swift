@@ -15,7 +15,7 @@ struct GatewayConfiguration: Sendable {
     var charactersSocketPath: String
     var universitiesSocketPath: String
     /// Deadline of one request (restarted by progress notifications).
-    var requestTimeout: Duration = .milliseconds(15000)
+    var requestTimeout: Duration = .milliseconds(Defaults.requestTimeoutMilliseconds)
     /// Requests in flight over all clients (at most a service's per-connection limit).
     var maxInFlight: Int = Defaults.gatewayMaxInFlight
     /// Limits per client connection; a connection's requests in flight are its fair share of

@@ -16,7 +16,7 @@ struct HTTPGatewayConfiguration: Sendable {
     var publicURL: String = Defaults.publicURL
     var gatewaySocketPath: String
     /// Deadline of one call to the Gateway.
-    var requestTimeout: Duration = .milliseconds(15000)
+    var requestTimeout: Duration = .milliseconds(Defaults.requestTimeoutMilliseconds)
     var maxURLBytes: Int = Defaults.httpMaxURLBytes
     var maxHeaderBytes: Int = Defaults.httpMaxHeaderBytes
     var idleTimeout: Duration = .milliseconds(Defaults.httpIdleTimeoutMilliseconds)

@@ -12,7 +12,7 @@ enum HTTPFrontProbe {
     }
 
     /// `host:port` in force (the HTTPGateway's own setting).
-    static var address: String { Setting.httpAddress.resolve(nil, default: Defaults.httpAddress) }
+    static var address: String { Setting.httpAddress.resolve(nil) }
 
     static func probe(address: String = address, timeout: Duration) async -> Result {
         guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]) else {

@@ -1,0 +1,59 @@
+import ArgumentParser
+import ServiceRuntime
+
+/// The options of a caching service's command line, each also read from its environment
+/// variable: the one template both services fill in with their ``CachingServiceSpec``. Help
+/// texts, defaults and ranges come from the settings table (``Setting/spec``).
+public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments {
+    @Option(help: ArgumentHelp(Spec.socketSetting.help.abstract, valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp(Spec.databaseSetting.help.abstract, valueName: "path"))
+    var database: String?
+
+    @Option(name: .customLong("upstream-url"), help: Spec.upstreamSetting.help)
+    var upstreamURL: String?
+
+    @Option(name: .customLong("upstream-timeout-ms"), help: Setting.upstreamTimeoutMilliseconds.help)
+    var upstreamTimeout: Int?
+
+    @Option(name: .customLong("max-age"), help: Spec.maxAgeSetting.help)
+    var maxAge: Int?
+
+    @Option(name: .customLong("max-param-bytes"), help: Setting.maxParamBytes.help)
+    var maxParamBytes: Int?
+
+    @Option(name: .customLong("upstream-max-bytes"), help: Setting.upstreamMaxBytes.help)
+    var upstreamMaxBytes: Int?
+
+    @Option(name: .customLong("upstream-retry-max-ms"), help: Setting.upstreamRetryMaxMilliseconds.help)
+    var retryMax: Int?
+
+    @Option(name: .customLong("upstream-retry-after-max-ms"), help: Setting.upstreamRetryAfterMaxMilliseconds.help)
+    var retryAfterMax: Int?
+
+    @Option(name: .customLong("reply-cache-bytes"), help: Setting.replyCacheBytes.help)
+    var replyCacheBytes: Int?
+
+    /// The options every process takes.
+    @OptionGroup public var common: CommonOptions
+
+    public init() {}
+
+    /// The configuration in force: each flag, else its environment variable, else its default.
+    public func resolve() throws -> CachingServiceConfiguration {
+        CachingServiceConfiguration(
+            socketPath: Spec.socketSetting.resolve(socket, default: DefaultPaths.socket(for: Spec.name)),
+            databasePath: Spec.databaseSetting.resolve(database, default: DefaultPaths.database("\(Spec.name.rawValue).sqlite")),
+            upstreamURL: Spec.upstreamSetting.resolve(upstreamURL),
+            upstreamTimeoutMilliseconds: try Setting.upstreamTimeoutMilliseconds.resolveInteger(upstreamTimeout),
+            maxAgeSeconds: try Spec.maxAgeSetting.resolveInteger(maxAge),
+            maxParamBytes: try Setting.maxParamBytes.resolveInteger(maxParamBytes),
+            upstreamMaxBytes: try Setting.upstreamMaxBytes.resolveInteger(upstreamMaxBytes),
+            replyCacheBytes: try Setting.replyCacheBytes.resolveInteger(replyCacheBytes),
+            limits: try common.resolvedServerLimits(in: .service),
+            retryMaxMilliseconds: try Setting.upstreamRetryMaxMilliseconds.resolveInteger(retryMax),
+            retryAfterMaxMilliseconds: try Setting.upstreamRetryAfterMaxMilliseconds.resolveInteger(retryAfterMax)
+        )
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ArgumentParser
+import Messaging
+
+/// What a setting's default is.
+public enum SettingDefault: Sendable {
+    /// One number everywhere.
+    case integer(Int)
+    /// One text everywhere.
+    case text(String)
+    /// One number in the Gateway, another in a caching service.
+    case perProcess(gateway: Int, service: Int)
+    /// Made at run time (a path, one per core): described only.
+    case described(String)
+}
+
+/// The kind of process resolving a setting whose default differs between them.
+public enum ProcessKind: Sendable {
+    case gateway, service
+}
+
+/// Everything known of one setting besides its variable's name: what it is, its default and the
+/// range it must be in. ``Setting/spec`` is the table of them: the one place a default, a range
+/// or a help text is written; `--help`, the resolving code and the docs test read it.
+public struct SettingSpec: Sendable {
+    /// What it is, for `--help` (a sentence, without a final period).
+    public let summary: String
+    public let defaultValue: SettingDefault
+    /// The values accepted (integers only).
+    public let range: ClosedRange<Int>?
+
+    public init(_ summary: String, default defaultValue: SettingDefault, range: ClosedRange<Int>? = nil) {
+        self.summary = summary
+        self.defaultValue = defaultValue
+        self.range = range
+    }
+}
+
+extension Setting {
+    /// The default as README.md and docs/PROTOCOL.md write it.
+    public var defaultText: String {
+        switch spec.defaultValue {
+        case .integer(let value): String(value)
+        case .text(let text), .described(let text): text
+        case .perProcess(let gateway, let service): "\(gateway) in the Gateway, \(service) in a service"
+        }
+    }
+
+    /// `--help`: what it is, its environment variable and its default.
+    public var help: ArgumentHelp {
+        ArgumentHelp("\(spec.summary) (env \(rawValue), default \(defaultText)).")
+    }
+
+    /// The default number (in `process`, for a setting whose default differs by process).
+    public func integerDefault(in process: ProcessKind = .service) -> Int {
+        switch spec.defaultValue {
+        case .integer(let value): value
+        case .perProcess(let gateway, let service): process == .gateway ? gateway : service
+        case .text, .described: preconditionFailure("\(rawValue) has no integer default")
+        }
+    }
+
+    /// The default text (for a setting whose default is a text).
+    public var textDefault: String {
+        if case .text(let text) = spec.defaultValue { return text }
+        preconditionFailure("\(rawValue) has no text default")
+    }
+
+    /// The flag's value, else the environment's, else the default; checked against the range.
+    /// - Throws: ``SettingError`` when the value is not an integer in the range.
+    public func resolveInteger(_ flag: Int?, in process: ProcessKind = .service,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+        try resolveInteger(flag, environment: environment, default: integerDefault(in: process),
+                           range: spec.range ?? 0...Int.max)
+    }
+
+    /// The flag's value, else the environment's, else the default text.
+    public func resolve(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        resolve(flag, environment: environment, default: textDefault)
+    }
+}
