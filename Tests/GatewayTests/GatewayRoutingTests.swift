@@ -159,7 +159,11 @@ struct GatewayRoutingTests {
         }
         let service = try await RPCClient.connect(socketPath: harness.directory + "/characters.sock", service: "characters")
         #expect(try await service.raw("characters.echo").result != nil)
-        try await Task.sleep(for: .milliseconds(300))  // the abandoned replies come back and are dropped
+        // The abandoned requests finish and their replies come back to be dropped: the path
+        // under test. Waiting for the Gateway to count none in flight makes sure it was taken.
+        try await waitUntil(5, "the 20 abandoned requests finished") {
+            (try? await staying.call(RPCMethods.gatewayHealth, NoParams()).inFlight) == 0
+        }
         #expect(try await staying.raw("characters.slow", #"{"ms":1}"#).result != nil)
         await service.close()
         await staying.close()

@@ -11,10 +11,18 @@ public final class TestResources: Sendable {
 
     private let cleanups = Mutex<[@Sendable () async -> Void]>([])
 
-    /// Registers `cleanup` with the running test, if any. Cleanups run last-registered first
-    /// and must be harmless when the resource was already stopped.
+    /// Registers `cleanup` with the running test. Cleanups run last-registered first and must be
+    /// harmless when the resource was already stopped. A test that starts something outside a
+    /// ``CleansUp`` scope gets an issue: nothing would stop what it started. (Outside any test,
+    /// as in the `rnm-test-upstream` program, the caller stops what it starts.)
     public static func register(_ cleanup: @escaping @Sendable () async -> Void) {
-        current?.cleanups.withLock { $0.append(cleanup) }
+        guard let current else {
+            if Test.current != nil {
+                Issue.record("a test started a process, server or folder outside a .cleansUp scope: nothing would stop it")
+            }
+            return
+        }
+        current.cleanups.withLock { $0.append(cleanup) }
     }
 
     fileprivate func cleanUp() async {

@@ -194,51 +194,6 @@ public final class RPCClient: Sendable {
         try await channel.writeAndFlush(frame)
     }
 
-    /// Calls `method` with raw `params` JSON; returns the reply envelope.
-    public func call(method: String, params: ByteBuffer?, timeout: Duration?, onProgress: ProgressHandler? = nil) async throws -> Envelope {
-        try await send(timeout: timeout, onProgress: onProgress) { id in
-            Frames.request(id: id, method: method, params: params)
-        }
-    }
-
-    /// Calls a typed method and decodes its result.
-    /// - Throws: the reply's ``RPCError`` when it is an error.
-    public func call<P, R>(_ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
-                           onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil) async throws -> R {
-        try await callReturningJSON(method, params, timeout: timeout, onProgress: onProgress).value
-    }
-
-    /// Calls a typed method; returns its decoded result and the result's JSON as received
-    /// (for a caller that prints it as it came). This is the one typed call: ``call(_:_:timeout:onProgress:)``
-    /// is this without the JSON.
-    /// - Throws: the reply's ``RPCError`` when it is an error.
-    public func callReturningJSON<P, R>(_ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
-                                        onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil) async throws -> (value: R, json: ByteBuffer) {
-        var progress: ProgressHandler?
-        if let onProgress {
-            progress = { envelope in
-                guard let params = envelope.params,
-                      let update = try? JSONCoding.decode(ProgressUpdate.self, from: params) else { return }
-                onProgress(update)
-            }
-        }
-        let reply = try await call(method: method.name, params: try JSONCoding.encode(params), timeout: timeout, onProgress: progress)
-        let json = try Self.result(of: reply, service: service)
-        return (try JSONCoding.decode(R.self, from: json), json)
-    }
-
-    /// A reply's `result` JSON, or its error thrown as an ``RPCError``.
-    public static func result(of reply: Envelope, service: String) throws -> ByteBuffer {
-        if let error = reply.error {
-            throw (try? JSONCoding.decode(RPCError.self, from: error))
-                ?? RPCError(.internalError, "unreadable error reply", service: service, detail: String(buffer: error))
-        }
-        guard let result = reply.result else {
-            throw RPCError(.internalError, "reply has no result", service: service)
-        }
-        return result
-    }
-
     // MARK: - Event loop side
 
     func receive(_ payload: ByteBuffer) {
@@ -346,13 +301,5 @@ public final class RPCClient: Sendable {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
         if let error = error as? ChannelError, case .connectTimeout = error { return "connect timed out" }
         return String(describing: error)
-    }
-}
-
-extension Envelope {
-    /// The integer in `buffer` (a JSON number), if it is one.
-    static func integer(in buffer: ByteBuffer) -> Int64? {
-        guard let text = buffer.getString(at: buffer.readerIndex, length: buffer.readableBytes) else { return nil }
-        return Int64(text)
     }
 }

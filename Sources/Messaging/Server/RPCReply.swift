@@ -1,0 +1,12 @@
+import Logging
+import NIOCore
+
+/// What a handler answers.
+public enum RPCReply: Sendable {
+    /// The `result` JSON; the server wraps it in a response with the request's id.
+    case result(ByteBuffer)
+    /// A complete reply frame, already carrying the request's id (forwarded replies).
+    case frame(ByteBuffer)
+    /// No reply (a forwarded notification).
+    case none
+}

@@ -1,0 +1,40 @@
+import Logging
+import NIOCore
+
+/// What a handler may use while it serves one request.
+public struct RPCRequestContext: Sendable {
+    /// A logger whose metadata names the request id and method.
+    public var logger: Logger
+    /// Why a reply for this request would be dropped now (the client has replies waiting
+    /// unread up to its budget), or nil. The Gateway asks it as each forwarded reply arrives,
+    /// so that a reply nobody reads is never held in memory.
+    public let clientBacklog: @Sendable () -> RPCError?
+    private let progressSink: @Sendable (ByteBuffer) -> Void
+    private let rawID: ByteBuffer?
+
+    /// `progressSink` writes a frame to the caller's connection at once (it is queued in order
+    /// with the frames written before it).
+    public init(logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
+                progressSink: @escaping @Sendable (ByteBuffer) -> Void) {
+        self.logger = logger
+        self.rawID = rawID
+        self.clientBacklog = clientBacklog
+        self.progressSink = progressSink
+    }
+
+    /// Sends a `progress` notification for this request to the caller (nothing for notifications).
+    public func progress(done: Int, total: Int, message: String) async {
+        guard let rawID else { return }
+        progressSink(Frames.progress(rawID: rawID, done: done, total: total, message: message))
+    }
+
+    /// Sends a complete frame to the caller's connection (the Gateway forwards notifications so).
+    public func send(frame: ByteBuffer) async {
+        progressSink(frame)
+    }
+
+    /// ``send(frame:)`` from code that is not async (a reply arriving on an event loop).
+    public func sendNow(frame: ByteBuffer) {
+        progressSink(frame)
+    }
+}
