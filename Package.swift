@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // No traits: the HTTPGateway needs neither swift-configuration nor full Foundation.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Hummingbird's HTTP field types, which the HTTP front names itself.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The wire: framing, envelope, errors, server, client.
@@ -72,11 +74,23 @@ let package = Package(
         ),
         .target(
             name: "Gateway",
-            dependencies: ["Messaging", "RnmAPI", "ServiceRuntime"]
+            dependencies: [
+                "Messaging",
+                "RnmAPI",
+                "ServiceRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .target(
             name: "CharacterService",
             dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "Messaging",
                 "RnmAPI",
                 "ServiceRuntime",
@@ -87,6 +101,10 @@ let package = Package(
         .target(
             name: "UniversityService",
             dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "Messaging",
                 "RnmAPI",
                 "ServiceRuntime",
@@ -109,6 +127,11 @@ let package = Package(
         .target(
             name: "HTTPGateway",
             dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "Messaging",
                 "RnmAPI",
                 "ServiceRuntime",
@@ -118,14 +141,14 @@ let package = Package(
         ),
         // Each program's thin `main`: the code lives in the library of the same name, so that
         // tests and the multi-call binary can use it.
-        .executableTarget(name: "GatewayProgram", dependencies: ["Gateway"], path: "Sources/Programs/Gateway"),
-        .executableTarget(name: "CharacterServiceProgram", dependencies: ["CharacterService"], path: "Sources/Programs/CharacterService"),
-        .executableTarget(name: "UniversityServiceProgram", dependencies: ["UniversityService"], path: "Sources/Programs/UniversityService"),
+        .executableTarget(name: "GatewayProgram", dependencies: ["ServiceRuntime", "Gateway"], path: "Sources/Programs/Gateway"),
+        .executableTarget(name: "CharacterServiceProgram", dependencies: ["ServiceRuntime", "CharacterService"], path: "Sources/Programs/CharacterService"),
+        .executableTarget(name: "UniversityServiceProgram", dependencies: ["ServiceRuntime", "UniversityService"], path: "Sources/Programs/UniversityService"),
         .executableTarget(name: "rnmctlProgram", dependencies: ["rnmctl"], path: "Sources/Programs/rnmctl"),
-        .executableTarget(name: "HTTPGatewayProgram", dependencies: ["HTTPGateway"], path: "Sources/Programs/HTTPGateway"),
+        .executableTarget(name: "HTTPGatewayProgram", dependencies: ["ServiceRuntime", "HTTPGateway"], path: "Sources/Programs/HTTPGateway"),
         // One binary that is any of the four programs, chosen by the name it is run as: the image
         // ships one copy of the Swift runtime and Foundation instead of four.
-        .executableTarget(name: "rnm", dependencies: ["Gateway", "CharacterService", "UniversityService", "rnmctl", "HTTPGateway"]),
+        .executableTarget(name: "rnm", dependencies: ["ServiceRuntime", "Gateway", "CharacterService", "UniversityService", "rnmctl", "HTTPGateway"]),
         .executableTarget(
             name: "RnmBench",
             dependencies: [
@@ -141,6 +164,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"),
                 "Messaging",
                 "RnmAPI",
                 "ServiceRuntime",
@@ -156,6 +180,8 @@ let package = Package(
         .testTarget(
             name: "MessagingTests",
             dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "Messaging",
                 "RnmAPI",
                 "TestSupport",
@@ -164,16 +190,22 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "UniversityService", "CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime"]
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                "ServiceKit",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),"Gateway", "UniversityService", "CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime"]
         ),
         .testTarget(
             name: "CharacterServiceTests",
-            dependencies: ["CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "ServiceKit",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),"CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "ServiceKit",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "RnmctlTests",
-            dependencies: ["TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "Gateway", "CharacterService", "UniversityService", "rnmctl"]
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),"TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "Gateway", "CharacterService", "UniversityService", "rnmctl"]
         ),
         .testTarget(
             name: "SystemTests",
@@ -188,7 +220,8 @@ let package = Package(
         ),
         .testTarget(
             name: "UniversityServiceTests",
-            dependencies: ["UniversityService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "ServiceKit"]
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),"UniversityService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "ServiceKit"]
         ),
     ]
 )
