@@ -141,14 +141,25 @@ let package = Package(
         ),
         // Each program's thin `main`: the code lives in the library of the same name, so that
         // tests and the multi-call binary can use it.
-        .executableTarget(name: "GatewayProgram", dependencies: ["ServiceRuntime", "Gateway"], path: "Sources/Programs/Gateway"),
-        .executableTarget(name: "CharacterServiceProgram", dependencies: ["ServiceRuntime", "CharacterService"], path: "Sources/Programs/CharacterService"),
-        .executableTarget(name: "UniversityServiceProgram", dependencies: ["ServiceRuntime", "UniversityService"], path: "Sources/Programs/UniversityService"),
+        .executableTarget(
+            name: "GatewayProgram", dependencies: ["ServiceRuntime", "Gateway"], path: "Sources/Programs/Gateway"),
+        .executableTarget(
+            name: "CharacterServiceProgram", dependencies: ["ServiceRuntime", "CharacterService"],
+            path: "Sources/Programs/CharacterService"),
+        .executableTarget(
+            name: "UniversityServiceProgram", dependencies: ["ServiceRuntime", "UniversityService"],
+            path: "Sources/Programs/UniversityService"),
         .executableTarget(name: "rnmctlProgram", dependencies: ["rnmctl"], path: "Sources/Programs/rnmctl"),
-        .executableTarget(name: "HTTPGatewayProgram", dependencies: ["ServiceRuntime", "HTTPGateway"], path: "Sources/Programs/HTTPGateway"),
+        .executableTarget(
+            name: "HTTPGatewayProgram", dependencies: ["ServiceRuntime", "HTTPGateway"],
+            path: "Sources/Programs/HTTPGateway"),
         // One binary that is any of the four programs, chosen by the name it is run as: the image
         // ships one copy of the Swift runtime and Foundation instead of four.
-        .executableTarget(name: "rnm", dependencies: ["ServiceRuntime", "Gateway", "CharacterService", "UniversityService", "rnmctl", "HTTPGateway"]),
+        .executableTarget(
+            name: "rnm",
+            dependencies: [
+                "ServiceRuntime", "Gateway", "CharacterService", "UniversityService", "rnmctl", "HTTPGateway",
+            ]),
         .executableTarget(
             name: "RnmBench",
             dependencies: [
@@ -194,34 +205,48 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 "ServiceKit",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),"Gateway", "UniversityService", "CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime"]
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), "Gateway", "UniversityService",
+                "CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime",
+            ]
         ),
         .testTarget(
             name: "CharacterServiceTests",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),"CharacterService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "ServiceKit",
-                           .product(name: "GRDB", package: "GRDB.swift")]
+                .product(name: "NIOCore", package: "swift-nio"), "CharacterService", "TestSupport", "Messaging",
+                "RnmAPI", "ServiceRuntime", "ServiceKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "RnmctlTests",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),"TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "Gateway", "CharacterService", "UniversityService", "rnmctl"]
+                .product(name: "NIOCore", package: "swift-nio"), "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime",
+                "Gateway", "CharacterService", "UniversityService", "rnmctl",
+            ]
         ),
         .testTarget(
             name: "SystemTests",
-            dependencies: ["TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "Gateway", "CharacterService", "UniversityService",
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: [
+                "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "Gateway", "CharacterService",
+                "UniversityService",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "HTTPGatewayTests",
-            dependencies: ["HTTPGateway", "Gateway", "CharacterService", "UniversityService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime"]
+            dependencies: [
+                "HTTPGateway", "Gateway", "CharacterService", "UniversityService", "TestSupport", "Messaging", "RnmAPI",
+                "ServiceRuntime",
+            ]
         ),
         .testTarget(
             name: "UniversityServiceTests",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),"UniversityService", "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "ServiceKit"]
+                .product(name: "NIOCore", package: "swift-nio"), "UniversityService", "TestSupport", "Messaging",
+                "RnmAPI", "ServiceRuntime", "ServiceKit",
+            ]
         ),
     ]
 )
@@ -229,14 +254,15 @@ let package = Package(
 // The libFuzzer target for the frame decoder and the envelope parser, only when asked for
 // (`scripts/fuzz` sets RNM_FUZZ=1): it has no `main` of its own, libFuzzer provides it.
 if Context.environment["RNM_FUZZ"] != nil {
-    package.targets.append(.executableTarget(
-        name: "FuzzMessaging",
-        dependencies: [
-            "Messaging",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOEmbedded", package: "swift-nio"),
-        ],
-        path: "Fuzz/FuzzMessaging"
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "FuzzMessaging",
+            dependencies: [
+                "Messaging",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Fuzz/FuzzMessaging"
+        ))
     package.products.append(.executable(name: "FuzzMessaging", targets: ["FuzzMessaging"]))
 }

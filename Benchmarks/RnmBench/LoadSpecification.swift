@@ -28,7 +28,9 @@ struct LoadSpecification: Sendable {
 
     private func run(seconds: Double, on group: MultiThreadedEventLoopGroup) async throws -> LoadResult {
         let frames = (0..<inFlight).map { slot in
-            FrameBuilder.frame(payload: ByteBuffer(string: #"{"jsonrpc":"2.0","id":\#(slot),"method":"\#(method)","params":\#(params)}"#))
+            FrameBuilder.frame(
+                payload: ByteBuffer(
+                    string: #"{"jsonrpc":"2.0","id":\#(slot),"method":"\#(method)","params":\#(params)}"#))
         }
         let deadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
         let started = NIODeadline.now()
@@ -61,7 +63,8 @@ struct LoadSpecification: Sendable {
 
 /// One connection's count.
 struct ConnectionTally: Sendable {
-    var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+    var histogram = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
     var errors = 0
     var firstError: String?
 
@@ -104,8 +107,10 @@ final class ClosedLoopHandler: ChannelInboundHandler {
         // Replies in rnm's own layout are located by their ends, as the Gateway reads them: the
         // load generator must not spend more per reply than the process it measures (the C
         // client of the reference reads bytes and parses nothing).
-        guard let envelope = Envelope.canonicalResponse(payload) ?? (try? Envelope(parsing: payload)), let id = envelope.integerID, let slot = Int(exactly: id),
-              frames.indices.contains(slot) else {
+        guard let envelope = Envelope.canonicalResponse(payload) ?? (try? Envelope(parsing: payload)),
+            let id = envelope.integerID, let slot = Int(exactly: id),
+            frames.indices.contains(slot)
+        else {
             fail("unreadable reply", context: context)
             return
         }
@@ -165,15 +170,22 @@ struct LoadResult {
     func microseconds(_ percentile: Double) -> UInt64 { tally.histogram.valueAtPercentile(percentile) }
 
     var text: String {
-        var lines = [String(format: "connections=%d in-flight=%d requests=%d errors=%d seconds=%.2f requests/s=%.0f p50=%dµs p99=%dµs p99.9=%dµs",
-                            connections, inFlight, requests, errors, seconds, perSecond,
-                            microseconds(50), microseconds(99), microseconds(99.9))]
+        var lines = [
+            String(
+                format:
+                    "connections=%d in-flight=%d requests=%d errors=%d seconds=%.2f requests/s=%.0f p50=%dµs p99=%dµs p99.9=%dµs",
+                connections, inFlight, requests, errors, seconds, perSecond,
+                microseconds(50), microseconds(99), microseconds(99.9))
+        ]
         if let error = tally.firstError { lines.append("first error: \(error.prefix(300))") }
         return lines.joined(separator: "\n")
     }
 
     var json: String {
-        String(format: #"{"connections":%d,"inFlight":%d,"requests":%d,"errors":%d,"seconds":%.3f,"perSecond":%.1f,"p50Us":%d,"p99Us":%d,"p999Us":%d}"#,
-               connections, inFlight, requests, errors, seconds, perSecond, microseconds(50), microseconds(99), microseconds(99.9))
+        String(
+            format:
+                #"{"connections":%d,"inFlight":%d,"requests":%d,"errors":%d,"seconds":%.3f,"perSecond":%.1f,"p50Us":%d,"p99Us":%d,"p999Us":%d}"#,
+            connections, inFlight, requests, errors, seconds, perSecond, microseconds(50), microseconds(99),
+            microseconds(99.9))
     }
 }

@@ -36,8 +36,9 @@ struct RnmBench: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let load = LoadSpecification(socketPath: socket, connections: connections, inFlight: inFlight,
-                                     method: method, params: params)
+        let load = LoadSpecification(
+            socketPath: socket, connections: connections, inFlight: inFlight,
+            method: method, params: params)
         _ = try await load.run(seconds: min(1, duration / 4))
         let result = try await load.run(seconds: duration)
         print(json ? result.json : result.text)

@@ -11,9 +11,11 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 }
 
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
 
 /// libFuzzer's entry point: one input, run through everything that reads client bytes.
 ///
@@ -77,14 +79,17 @@ private func forward(_ payload: ByteBuffer) {
         for length in [0, 1, 7, 64, 300] {
             let clientID = ByteBuffer(string: "\"" + String(repeating: "k", count: length) + "\"")
             let back = payloadOf(envelope.frame(replacing: idRange, with: clientID))
-            guard let parsed = try? Envelope(parsing: back) else { preconditionFailure("a re-labelled reply does not parse") }
+            guard let parsed = try? Envelope(parsing: back) else {
+                preconditionFailure("a re-labelled reply does not parse")
+            }
             precondition(parsed.rawID == clientID, "the reply does not carry the client's id")
         }
     }
 }
 
 private func payloadOf(_ frame: ByteBuffer) -> ByteBuffer {
-    frame.getSlice(at: frame.readerIndex + FrameDecoder.headerSize, length: frame.readableBytes - FrameDecoder.headerSize)!
+    frame.getSlice(
+        at: frame.readerIndex + FrameDecoder.headerSize, length: frame.readableBytes - FrameDecoder.headerSize)!
 }
 
 private func pow10(_ exponent: Int) -> Int {

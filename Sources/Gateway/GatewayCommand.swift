@@ -33,8 +33,10 @@ public struct GatewayCommand: AsyncParsableCommand {
         let logger = try common.makeLogger(label: "rnm.gateway")
         let configuration = GatewayConfiguration(
             socketPath: Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket(for: .gateway)),
-            charactersSocketPath: Setting.charactersSocket.resolve(charactersSocket, default: DefaultPaths.socket(for: .characters)),
-            universitiesSocketPath: Setting.universitiesSocket.resolve(universitiesSocket, default: DefaultPaths.socket(for: .universities)),
+            charactersSocketPath: Setting.charactersSocket.resolve(
+                charactersSocket, default: DefaultPaths.socket(for: .characters)),
+            universitiesSocketPath: Setting.universitiesSocket.resolve(
+                universitiesSocket, default: DefaultPaths.socket(for: .universities)),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout)),
             maxInFlight: try Setting.maxInFlight.resolveInteger(maxInFlight),
             limits: try common.resolvedServerLimits(in: .gateway)

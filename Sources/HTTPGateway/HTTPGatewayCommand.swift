@@ -6,7 +6,8 @@ import ServiceRuntime
 public struct HTTPGatewayCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "HTTPGateway",
-        abstract: "Serves the Rick and Morty and Hipo universities REST APIs over HTTP from rnm's caches, through the Gateway."
+        abstract:
+            "Serves the Rick and Morty and Hipo universities REST APIs over HTTP from rnm's caches, through the Gateway."
     )
 
     @Option(help: Setting.httpAddress.help)
@@ -49,7 +50,8 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
         let configuration = HTTPGatewayConfiguration(
             host: host, port: port,
             publicURL: Setting.publicURL.resolve(publicURL),
-            gatewaySocketPath: Setting.gatewaySocket.resolve(gatewaySocket, default: DefaultPaths.socket(for: .gateway)),
+            gatewaySocketPath: Setting.gatewaySocket.resolve(
+                gatewaySocket, default: DefaultPaths.socket(for: .gateway)),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout)),
             maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(maxURLBytes),
             maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(maxHeaderBytes),

@@ -10,8 +10,10 @@ public struct CharacterListParams: ListParams {
     /// `female`, `male`, `genderless` or `unknown`.
     public var gender: String?
 
-    public init(page: Int? = nil, name: String? = nil, status: String? = nil, species: String? = nil,
-                type: String? = nil, gender: String? = nil) {
+    public init(
+        page: Int? = nil, name: String? = nil, status: String? = nil, species: String? = nil,
+        type: String? = nil, gender: String? = nil
+    ) {
         self.page = page
         self.name = name
         self.status = status
@@ -59,8 +61,10 @@ public struct Character: Codable, Sendable, Equatable {
     public var episodeIds: [Int]
     public var created: String
 
-    public init(id: Int, name: String, status: String, species: String, type: String, gender: String,
-                origin: PlaceRef, location: PlaceRef, image: String, episodeIds: [Int], created: String) {
+    public init(
+        id: Int, name: String, status: String, species: String, type: String, gender: String,
+        origin: PlaceRef, location: PlaceRef, image: String, episodeIds: [Int], created: String
+    ) {
         self.id = id
         self.name = name
         self.status = status

@@ -1,14 +1,14 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // HTTP dates (`Retry-After`, `Last-Modified`) read with the C library's `timegm`, for the same
@@ -21,11 +21,13 @@ extension Date {
     public init?(httpDate text: String) {
         let fields = text.split(separator: " ")
         guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","), fields[5] == "GMT",
-              let day = Int32(fields[1]), let month = Self.months.firstIndex(of: String(fields[2])),
-              let year = Int32(fields[3]) else { return nil }
+            let day = Int32(fields[1]), let month = Self.months.firstIndex(of: String(fields[2])),
+            let year = Int32(fields[3])
+        else { return nil }
         let clock = fields[4].split(separator: ":")
         guard clock.count == 3, let hour = Int32(clock[0]), let minute = Int32(clock[1]), let second = Int32(clock[2]),
-              (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+            (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var parts = tm()
         (parts.tm_year, parts.tm_mon, parts.tm_mday) = (year - 1900, Int32(month), day)
         (parts.tm_hour, parts.tm_min, parts.tm_sec) = (hour, minute, second)

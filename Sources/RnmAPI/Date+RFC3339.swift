@@ -1,14 +1,14 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The protocol's timestamps (`fetchedAt`, health's times) are one fixed layout in UTC, whole
@@ -21,8 +21,9 @@ extension Date {
     /// RFC 3339 in UTC, whole seconds, e.g. `2026-11-21T11:51:32Z`.
     public var rfc3339: String {
         // Years 0001...9999 only (the layout has four digits); anything else is clamped.
-        var seconds = time_t(min(max(timeIntervalSince1970.isFinite ? timeIntervalSince1970 : 0, -62_135_596_800), 253_402_300_799)
-            .rounded(.down))
+        var seconds = time_t(
+            min(max(timeIntervalSince1970.isFinite ? timeIntervalSince1970 : 0, -62_135_596_800), 253_402_300_799)
+                .rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return Self.digits(Int(parts.tm_year) + 1900, 4) + "-" + Self.digits(Int(parts.tm_mon) + 1, 2) + "-"
@@ -33,8 +34,10 @@ extension Date {
     /// Reads what ``rfc3339`` writes (`YYYY-MM-DDTHH:MM:SSZ`); nil for anything else.
     public init?(rfc3339 text: String) {
         let bytes = Array(text.utf8)
-        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+        else { return nil }
         func number(_ range: Range<Int>) -> Int32? {
             var value: Int32 = 0
             for byte in bytes[range] {
@@ -44,8 +47,9 @@ extension Date {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+            let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var parts = tm()
         (parts.tm_year, parts.tm_mon, parts.tm_mday) = (year - 1900, month - 1, day)
         (parts.tm_hour, parts.tm_min, parts.tm_sec) = (hour, minute, second)

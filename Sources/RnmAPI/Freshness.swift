@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Where an answer came from (docs/PROTOCOL.md §5).
@@ -28,8 +28,10 @@ public struct Freshness: Codable, Sendable, Equatable {
         Date(rfc3339: fetchedAt)
     }
 
-    public init(source: Source, stale: Bool = false, fetchedAt: String, upstreamError: String? = nil,
-                revalidating: Bool? = nil) {
+    public init(
+        source: Source, stale: Bool = false, fetchedAt: String, upstreamError: String? = nil,
+        revalidating: Bool? = nil
+    ) {
         self.source = source
         self.stale = stale
         self.fetchedAt = fetchedAt
@@ -106,8 +108,9 @@ extension Freshness {
     /// if any part was (with the first such part's reason), fetched at the oldest part's time.
     public static func combined(_ parts: [Freshness]) -> Freshness {
         let stale = parts.first { $0.stale }
-        return Freshness(source: parts.allSatisfy { $0.source == .cache } ? .cache : .upstream,
-                         stale: stale != nil, fetchedAt: parts.map(\.fetchedAt).min() ?? "",
-                         upstreamError: stale?.upstreamError)
+        return Freshness(
+            source: parts.allSatisfy { $0.source == .cache } ? .cache : .upstream,
+            stale: stale != nil, fetchedAt: parts.map(\.fetchedAt).min() ?? "",
+            upstreamError: stale?.upstreamError)
     }
 }

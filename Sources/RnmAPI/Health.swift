@@ -17,9 +17,11 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
         /// Until when it asked not to be asked, while rate-limited.
         public var rateLimitedUntil: String?
 
-        public init(url: String, lastSuccessAt: String? = nil, lastError: String? = nil, failingSince: String? = nil,
-                    state: String? = nil, failures: Int? = nil, nextProbeAt: String? = nil,
-                    rateLimitedUntil: String? = nil) {
+        public init(
+            url: String, lastSuccessAt: String? = nil, lastError: String? = nil, failingSince: String? = nil,
+            state: String? = nil, failures: Int? = nil, nextProbeAt: String? = nil,
+            rateLimitedUntil: String? = nil
+        ) {
             self.url = url
             self.lastSuccessAt = lastSuccessAt
             self.lastError = lastError
@@ -56,8 +58,10 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
         }
     }
 
-    public init(service: String, status: String, version: String, uptimeSeconds: Double,
-                cache: [String: Int], upstream: Upstream, mirror: MirrorState? = nil) {
+    public init(
+        service: String, status: String, version: String, uptimeSeconds: Double,
+        cache: [String: Int], upstream: Upstream, mirror: MirrorState? = nil
+    ) {
         self.service = service
         self.status = status
         self.version = version
@@ -91,7 +95,9 @@ public struct GatewayHealth: Codable, Sendable, Equatable {
     /// Requests (and notifications) the Gateway has forwarded and not yet seen finished.
     public var inFlight: Int?
 
-    public init(status: String, version: String, uptimeSeconds: Double, services: [String: ServiceState], inFlight: Int? = nil) {
+    public init(
+        status: String, version: String, uptimeSeconds: Double, services: [String: ServiceState], inFlight: Int? = nil
+    ) {
         self.status = status
         self.version = version
         self.uptimeSeconds = uptimeSeconds

@@ -3,15 +3,18 @@ import Messaging
 /// Every method of docs/PROTOCOL.md §6.
 public enum RPCMethods {
     // CharacterService
-    public static let charactersList = RPCMethod<CharacterListParams, Fresh<Page<Character>>>("characters.list", .characters)
+    public static let charactersList = RPCMethod<CharacterListParams, Fresh<Page<Character>>>(
+        "characters.list", .characters)
     public static let charactersGet = RPCMethod<IDParams, Fresh<CharacterDetail>>("characters.get", .characters)
     public static let charactersGetMany = RPCMethod<IDsParams, Fresh<CharacterBatch>>("characters.getMany", .characters)
-    public static let charactersRefresh = RPCMethod<CharacterListParams, Fresh<Page<Character>>>("characters.refresh", .characters)
+    public static let charactersRefresh = RPCMethod<CharacterListParams, Fresh<Page<Character>>>(
+        "characters.refresh", .characters)
     public static let charactersSync = RPCMethod<NoParams, SyncResult>("characters.sync", .characters)
     public static let charactersStats = RPCMethod<NoParams, Fresh<CharacterStats>>("characters.stats", .characters)
     public static let charactersImage = RPCMethod<IDParams, Fresh<CharacterImage>>("characters.image", .characters)
     public static let charactersHealth = RPCMethod<NoParams, ServiceHealth>("characters.health", .characters)
-    public static let locationsList = RPCMethod<LocationListParams, Fresh<Page<Location>>>("locations.list", .characters)
+    public static let locationsList = RPCMethod<LocationListParams, Fresh<Page<Location>>>(
+        "locations.list", .characters)
     public static let locationsGet = RPCMethod<IDParams, Fresh<LocationDetail>>("locations.get", .characters)
     public static let locationsGetMany = RPCMethod<IDsParams, Fresh<Batch<Location>>>("locations.getMany", .characters)
     public static let episodesList = RPCMethod<EpisodeListParams, Fresh<Page<Episode>>>("episodes.list", .characters)
@@ -22,9 +25,12 @@ public enum RPCMethods {
     public static let favoritesList = RPCMethod<NoParams, FavoriteList>("favorites.list", .characters)
 
     // UniversityService
-    public static let universitiesList = RPCMethod<UniversityListParams, Fresh<UniversityList>>("universities.list", .universities)
-    public static let universitiesGet = RPCMethod<UniversityGetParams, Fresh<UniversityDetail>>("universities.get", .universities)
-    public static let universitiesRefresh = RPCMethod<UniversityListParams, Fresh<UniversityList>>("universities.refresh", .universities)
+    public static let universitiesList = RPCMethod<UniversityListParams, Fresh<UniversityList>>(
+        "universities.list", .universities)
+    public static let universitiesGet = RPCMethod<UniversityGetParams, Fresh<UniversityDetail>>(
+        "universities.get", .universities)
+    public static let universitiesRefresh = RPCMethod<UniversityListParams, Fresh<UniversityList>>(
+        "universities.refresh", .universities)
     public static let universitiesHealth = RPCMethod<NoParams, ServiceHealth>("universities.health", .universities)
     public static let universitiesSync = RPCMethod<NoParams, UniversitySyncResult>("universities.sync", .universities)
 

@@ -4,7 +4,9 @@ import Messaging
 /// The wire library names services with strings (it serves any protocol); rnm's code names
 /// them with ``ServiceName``.
 extension RPCError {
-    public init(_ code: Code, _ message: String, service: ServiceName, detail: String? = nil, upstreamStatus: Int? = nil) {
+    public init(
+        _ code: Code, _ message: String, service: ServiceName, detail: String? = nil, upstreamStatus: Int? = nil
+    ) {
         self.init(code, message, service: service.rawValue, detail: detail, upstreamStatus: upstreamStatus)
     }
 }
@@ -17,7 +19,9 @@ extension RPCRouter {
 
 extension RPCClient {
     /// Connects to `service`'s socket at `socketPath`.
-    public static func connect(socketPath: String, service: ServiceName, maxFrameBytes: Int = WireLimits.maxFrameBytes) async throws -> RPCClient {
+    public static func connect(
+        socketPath: String, service: ServiceName, maxFrameBytes: Int = WireLimits.maxFrameBytes
+    ) async throws -> RPCClient {
         try await connect(socketPath: socketPath, service: service.rawValue, maxFrameBytes: maxFrameBytes)
     }
 }

@@ -7,8 +7,10 @@ public struct University: Codable, Sendable, Equatable {
     public var domains: [String]
     public var webPages: [String]
 
-    public init(name: String, country: String, alphaTwoCode: String, stateProvince: String?,
-                domains: [String], webPages: [String]) {
+    public init(
+        name: String, country: String, alphaTwoCode: String, stateProvince: String?,
+        domains: [String], webPages: [String]
+    ) {
         self.name = name
         self.country = country
         self.alphaTwoCode = alphaTwoCode

@@ -1,6 +1,6 @@
 import ArgumentParser
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Logging
 import ServiceLifecycle
@@ -36,10 +36,12 @@ public struct CommonOptions: ParsableArguments {
 
     /// The server limits in force in a process of kind `process` (their defaults differ).
     public func resolvedServerLimits(in process: ProcessKind) throws -> ServerLimits {
-        ServerLimits(maxFrameBytes: try resolvedMaxFrameBytes(), frameTimeout: try resolvedFrameTimeout(),
-                     maxInFlightPerConnection: try Setting.maxInFlightPerConnection.resolveInteger(maxInFlightPerConnection,
-                                                                                                  in: process),
-                     connectionBufferBytes: try Setting.connectionBufferBytes.resolveInteger(connectionBufferBytes, in: process))
+        ServerLimits(
+            maxFrameBytes: try resolvedMaxFrameBytes(), frameTimeout: try resolvedFrameTimeout(),
+            maxInFlightPerConnection: try Setting.maxInFlightPerConnection.resolveInteger(
+                maxInFlightPerConnection,
+                in: process),
+            connectionBufferBytes: try Setting.connectionBufferBytes.resolveInteger(connectionBufferBytes, in: process))
     }
 
     /// Bootstraps logging at the level in force and returns a logger labelled `label`.

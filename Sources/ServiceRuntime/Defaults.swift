@@ -4,14 +4,20 @@ public enum Defaults {
     public static var maxFrameBytes: Int { Setting.maxFrameBytes.integerDefault() }
     public static var connectionBufferBytes: Int { Setting.connectionBufferBytes.integerDefault(in: .gateway) }
     public static var serviceConnectionBufferBytes: Int { Setting.connectionBufferBytes.integerDefault(in: .service) }
-    public static var gatewayMaxInFlightPerConnection: Int { Setting.maxInFlightPerConnection.integerDefault(in: .gateway) }
-    public static var serviceMaxInFlightPerConnection: Int { Setting.maxInFlightPerConnection.integerDefault(in: .service) }
+    public static var gatewayMaxInFlightPerConnection: Int {
+        Setting.maxInFlightPerConnection.integerDefault(in: .gateway)
+    }
+    public static var serviceMaxInFlightPerConnection: Int {
+        Setting.maxInFlightPerConnection.integerDefault(in: .service)
+    }
     public static var gatewayMaxInFlight: Int { Setting.maxInFlight.integerDefault() }
     public static var maxParamBytes: Int { Setting.maxParamBytes.integerDefault() }
     public static var upstreamMaxBytes: Int { Setting.upstreamMaxBytes.integerDefault() }
     public static var upstreamTimeoutMilliseconds: Int { Setting.upstreamTimeoutMilliseconds.integerDefault() }
     public static var upstreamRetryMaxMilliseconds: Int { Setting.upstreamRetryMaxMilliseconds.integerDefault() }
-    public static var upstreamRetryAfterMaxMilliseconds: Int { Setting.upstreamRetryAfterMaxMilliseconds.integerDefault() }
+    public static var upstreamRetryAfterMaxMilliseconds: Int {
+        Setting.upstreamRetryAfterMaxMilliseconds.integerDefault()
+    }
     public static var charactersStaleWhileRevalidate: Int { Setting.charactersStaleWhileRevalidate.integerDefault() }
     public static var charactersMaxListPages: Int { Setting.charactersMaxListPages.integerDefault() }
     public static var replyCacheBytes: Int { Setting.replyCacheBytes.integerDefault() }

@@ -6,7 +6,9 @@ public enum RNMLogging {
     public static func level(_ name: String?) throws -> Logger.Level {
         guard let name else { return .info }
         guard let level = Logger.Level(rawValue: name.lowercased()) else {
-            throw SettingError(setting: .logLevel, value: name, expected: "one of trace, debug, info, notice, warning, error, critical")
+            throw SettingError(
+                setting: .logLevel, value: name, expected: "one of trace, debug, info, notice, warning, error, critical"
+            )
         }
         return level
     }

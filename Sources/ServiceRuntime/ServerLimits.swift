@@ -9,10 +9,12 @@ public struct ServerLimits: Sendable {
     public var maxInFlightPerConnection: Int
     public var connectionBufferBytes: Int
 
-    public init(maxFrameBytes: Int = Defaults.maxFrameBytes,
-                frameTimeout: Duration = .milliseconds(Defaults.frameTimeoutMilliseconds),
-                maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection,
-                connectionBufferBytes: Int = Defaults.serviceConnectionBufferBytes) {
+    public init(
+        maxFrameBytes: Int = Defaults.maxFrameBytes,
+        frameTimeout: Duration = .milliseconds(Defaults.frameTimeoutMilliseconds),
+        maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection,
+        connectionBufferBytes: Int = Defaults.serviceConnectionBufferBytes
+    ) {
         self.maxFrameBytes = maxFrameBytes
         self.frameTimeout = frameTimeout
         self.maxInFlightPerConnection = maxInFlightPerConnection
@@ -20,9 +22,12 @@ public struct ServerLimits: Sendable {
     }
 
     /// The server configuration of `service` listening on `socketPath`.
-    public func server(_ service: ServiceName, socketPath: String, dropsUnreadReplies: Bool = false) -> RPCServerConfiguration {
-        RPCServerConfiguration(socketPath: socketPath, maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout,
-                               service: service.rawValue, maxInFlightPerConnection: maxInFlightPerConnection,
-                               connectionBufferBytes: connectionBufferBytes, dropsUnreadReplies: dropsUnreadReplies)
+    public func server(
+        _ service: ServiceName, socketPath: String, dropsUnreadReplies: Bool = false
+    ) -> RPCServerConfiguration {
+        RPCServerConfiguration(
+            socketPath: socketPath, maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout,
+            service: service.rawValue, maxInFlightPerConnection: maxInFlightPerConnection,
+            connectionBufferBytes: connectionBufferBytes, dropsUnreadReplies: dropsUnreadReplies)
     }
 }

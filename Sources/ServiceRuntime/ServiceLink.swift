@@ -87,7 +87,8 @@ public final class ServiceLink: Service, Sendable {
     /// One connection attempt: connected on success; on failure, reconnecting in the background.
     private func connect() async throws -> RPCClient {
         do {
-            let client = try await RPCClient.connect(socketPath: socketPath, service: service, maxFrameBytes: maxFrameBytes)
+            let client = try await RPCClient.connect(
+                socketPath: socketPath, service: service, maxFrameBytes: maxFrameBytes)
             let kept = state.withLock { state -> Bool in
                 if case .stopped = state { return false }
                 state = .connected(client)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Logging
 import ServiceLifecycle
@@ -35,8 +35,8 @@ public enum ServiceRunner {
     /// event loops and the task pool while memory stays with the process that used it.
     static func returnLargeBuffersToTheSystem() {
         #if canImport(Glibc)
-        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
-        _ = glibcMallopt(-8 /* M_ARENA_MAX */, 2)
+            _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
+            _ = glibcMallopt(-8 /* M_ARENA_MAX */, 2)
         #endif
     }
 
@@ -53,7 +53,7 @@ public enum ServiceRunner {
 }
 
 #if canImport(Glibc)
-/// glibc's `mallopt(3)` (malloc.h is not part of the Glibc module).
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+    /// glibc's `mallopt(3)` (malloc.h is not part of the Glibc module).
+    @_silgen_name("mallopt")
+    private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
 #endif

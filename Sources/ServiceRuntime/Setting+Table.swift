@@ -6,18 +6,21 @@ extension Setting {
     public var spec: SettingSpec {
         switch self {
         case .gatewaySocket:
-            SettingSpec("The Gateway's socket",
-                        default: .described("$XDG_RUNTIME_DIR/rnm/gateway.sock or /tmp/rnm-<uid>/gateway.sock"))
+            SettingSpec(
+                "The Gateway's socket",
+                default: .described("$XDG_RUNTIME_DIR/rnm/gateway.sock or /tmp/rnm-<uid>/gateway.sock"))
         case .charactersSocket:
             SettingSpec("The CharacterService's socket", default: .described("characters.sock beside the Gateway's"))
         case .universitiesSocket:
             SettingSpec("The UniversityService's socket", default: .described("universities.sock beside the Gateway's"))
         case .charactersDatabase:
-            SettingSpec("The CharacterService's SQLite cache file",
-                        default: .described("$XDG_DATA_HOME/rnm/characters.sqlite or ~/.local/share/rnm/characters.sqlite"))
+            SettingSpec(
+                "The CharacterService's SQLite cache file",
+                default: .described("$XDG_DATA_HOME/rnm/characters.sqlite or ~/.local/share/rnm/characters.sqlite"))
         case .universitiesDatabase:
-            SettingSpec("The UniversityService's SQLite cache file",
-                        default: .described("$XDG_DATA_HOME/rnm/universities.sqlite or ~/.local/share/rnm/universities.sqlite"))
+            SettingSpec(
+                "The UniversityService's SQLite cache file",
+                default: .described("$XDG_DATA_HOME/rnm/universities.sqlite or ~/.local/share/rnm/universities.sqlite"))
         case .rickAndMortyURL:
             SettingSpec("The Rick and Morty API's base URL", default: .text("https://rickandmortyapi.com/api"))
         case .universitiesURL:
@@ -25,79 +28,99 @@ extension Setting {
         case .upstreamTimeoutMilliseconds:
             SettingSpec("Timeout of one upstream request, in ms", default: .integer(5000), range: 1...600_000)
         case .upstreamRetryMaxMilliseconds:
-            SettingSpec("Longest wait between probes of a failing upstream, in ms", default: .integer(5000),
-                        range: 100...3_600_000)
+            SettingSpec(
+                "Longest wait between probes of a failing upstream, in ms", default: .integer(5000),
+                range: 100...3_600_000)
         case .upstreamRetryAfterMaxMilliseconds:
             SettingSpec("Longest Retry-After obeyed, in ms", default: .integer(60000), range: 0...86_400_000)
         case .charactersMaxAge:
-            SettingSpec("Seconds a cached character answer is served without asking the upstream", default: .integer(600),
-                        range: 0...31_536_000)
+            SettingSpec(
+                "Seconds a cached character answer is served without asking the upstream", default: .integer(600),
+                range: 0...31_536_000)
         case .universitiesMaxAge:
-            SettingSpec("Seconds a cached university list is served without asking the upstream (0: always ask first)",
-                        default: .integer(0), range: 0...31_536_000)
+            SettingSpec(
+                "Seconds a cached university list is served without asking the upstream (0: always ask first)",
+                default: .integer(0), range: 0...31_536_000)
         case .charactersStaleWhileRevalidate:
-            SettingSpec("Seconds past the max age a stored answer is given at once while it is refreshed in the "
-                        + "background; 0 turns it off", default: .integer(600), range: 0...31_536_000)
+            SettingSpec(
+                "Seconds past the max age a stored answer is given at once while it is refreshed in the "
+                    + "background; 0 turns it off", default: .integer(600), range: 0...31_536_000)
         case .requestTimeoutMilliseconds:
-            SettingSpec("Deadline of one request, in ms; progress restarts it", default: .integer(15000), range: 1...3_600_000)
+            SettingSpec(
+                "Deadline of one request, in ms; progress restarts it", default: .integer(15000), range: 1...3_600_000)
         case .maxFrameBytes:
-            SettingSpec("Largest frame payload accepted", default: .integer(WireLimits.maxFrameBytes),
-                        range: 1...Int(UInt32.max))
+            SettingSpec(
+                "Largest frame payload accepted", default: .integer(WireLimits.maxFrameBytes),
+                range: 1...Int(UInt32.max))
         case .logLevel:
             SettingSpec("trace, debug, info, notice, warning, error or critical", default: .text("info"))
         case .frameTimeoutMilliseconds:
-            SettingSpec("Time a started frame may stay incomplete before the connection is closed, in ms",
-                        default: .integer(10000), range: 1...3_600_000)
+            SettingSpec(
+                "Time a started frame may stay incomplete before the connection is closed, in ms",
+                default: .integer(10000), range: 1...3_600_000)
         case .connectionBufferBytes:
             // A service's is 16 Gateway clients' worth: no one client of the Gateway can fill
             // the service link and stall the others.
-            SettingSpec("Bytes one client connection may hold: requests being served and replies not yet read; "
-                        + "past it the connection is not read",
-                        default: .perProcess(gateway: WireLimits.connectionBufferBytes,
-                                             service: 16 * WireLimits.connectionBufferBytes),
-                        range: 65_536...Int(Int32.max))
+            SettingSpec(
+                "Bytes one client connection may hold: requests being served and replies not yet read; "
+                    + "past it the connection is not read",
+                default: .perProcess(
+                    gateway: WireLimits.connectionBufferBytes,
+                    service: 16 * WireLimits.connectionBufferBytes),
+                range: 65_536...Int(Int32.max))
         case .maxInFlightPerConnection:
             // The Gateway's is a client's fair share of a service link; a service's at least the
             // Gateway's RNM_MAX_IN_FLIGHT, so that it never refuses the Gateway's link.
-            SettingSpec("Requests one connection may have in flight; more get -32005",
-                        default: .perProcess(gateway: 256, service: WireLimits.maxInFlightPerConnection),
-                        range: 1...1_000_000)
+            SettingSpec(
+                "Requests one connection may have in flight; more get -32005",
+                default: .perProcess(gateway: 256, service: WireLimits.maxInFlightPerConnection),
+                range: 1...1_000_000)
         case .maxInFlight:
-            SettingSpec("Requests in flight in the Gateway over all clients; more get -32005", default: .integer(4096),
-                        range: 1...1_000_000)
+            SettingSpec(
+                "Requests in flight in the Gateway over all clients; more get -32005", default: .integer(4096),
+                range: 1...1_000_000)
         case .maxParamBytes:
-            SettingSpec("Longest string parameter (names, filters, countries), in bytes", default: .integer(256),
-                        range: 16...65_536)
+            SettingSpec(
+                "Longest string parameter (names, filters, countries), in bytes", default: .integer(256),
+                range: 16...65_536)
         case .upstreamMaxBytes:
-            SettingSpec("Largest upstream response body, in bytes", default: .integer(16 * 1_048_576),
-                        range: 65_536...Int(Int32.max))
+            SettingSpec(
+                "Largest upstream response body, in bytes", default: .integer(16 * 1_048_576),
+                range: 65_536...Int(Int32.max))
         case .charactersMaxListPages:
-            SettingSpec("Cached pages of filtered lists kept, least recently used evicted", default: .integer(5000),
-                        range: 1...10_000_000)
+            SettingSpec(
+                "Cached pages of filtered lists kept, least recently used evicted", default: .integer(5000),
+                range: 1...10_000_000)
         case .replyCacheBytes:
             // About a thousand characters with their episodes.
-            SettingSpec("Bytes of finished replies kept to answer repeated reads at once; 0 turns it off",
-                        default: .integer(4 * 1_048_576), range: 0...1_073_741_824)
+            SettingSpec(
+                "Bytes of finished replies kept to answer repeated reads at once; 0 turns it off",
+                default: .integer(4 * 1_048_576), range: 0...1_073_741_824)
         case .eventLoops:
-            SettingSpec("Event loop threads (the process's tasks run on them too)",
-                        default: .described("1 in the Gateway, one per core elsewhere"), range: 1...256)
+            SettingSpec(
+                "Event loop threads (the process's tasks run on them too)",
+                default: .described("1 in the Gateway, one per core elsewhere"), range: 1...256)
         case .httpAddress:
             SettingSpec("host:port the HTTP front listens on", default: .text("127.0.0.1:8080"))
         case .publicURL:
-            SettingSpec("Base URL written into every link the HTTP front returns", default: .text("http://127.0.0.1:8080"))
+            SettingSpec(
+                "Base URL written into every link the HTTP front returns", default: .text("http://127.0.0.1:8080"))
         case .httpMaxURLBytes:
             SettingSpec("Longest request target; longer is 414", default: .integer(8192), range: 64...1_048_576)
         case .httpMaxHeaderBytes:
             SettingSpec("Header bytes of one request", default: .integer(16384), range: 1024...1_048_576)
         case .httpIdleTimeoutMilliseconds:
-            SettingSpec("An idle keep-alive connection is closed after it, in ms", default: .integer(60000),
-                        range: 100...3_600_000)
+            SettingSpec(
+                "An idle keep-alive connection is closed after it, in ms", default: .integer(60000),
+                range: 100...3_600_000)
         case .httpCacheMilliseconds:
-            SettingSpec("How long an answer fresh from rnm's cache is answered again from memory, in ms; 0 turns it off",
-                        default: .integer(1000), range: 0...3_600_000)
+            SettingSpec(
+                "How long an answer fresh from rnm's cache is answered again from memory, in ms; 0 turns it off",
+                default: .integer(1000), range: 0...3_600_000)
         case .httpCacheBytes:
-            SettingSpec("Bytes of such answers kept, oldest out first", default: .integer(8 * 1_048_576),
-                        range: 0...1_073_741_824)
+            SettingSpec(
+                "Bytes of such answers kept, oldest out first", default: .integer(8 * 1_048_576),
+                range: 0...1_073_741_824)
         }
     }
 }

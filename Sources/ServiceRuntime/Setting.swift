@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 
@@ -67,15 +67,19 @@ public enum Setting: String, CaseIterable, Sendable {
     }
 
     /// The flag's value, else the environment's, else `fallback`.
-    public func resolve(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                        default fallback: @autoclosure () -> String) -> String {
+    public func resolve(
+        _ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        default fallback: @autoclosure () -> String
+    ) -> String {
         flag ?? value(in: environment) ?? fallback()
     }
 
     /// The flag's value, else the environment's parsed as an integer, else `fallback`.
     /// - Throws: ``SettingError`` when the environment's value is not an integer in `range`.
-    public func resolveInteger(_ flag: Int?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               default fallback: Int, range: ClosedRange<Int> = 0...Int.max) throws -> Int {
+    public func resolveInteger(
+        _ flag: Int?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        default fallback: Int, range: ClosedRange<Int> = 0...Int.max
+    ) throws -> Int {
         let value: Int
         if let flag {
             value = flag
@@ -86,7 +90,9 @@ public enum Setting: String, CaseIterable, Sendable {
             value = fallback
         }
         guard range.contains(value) else {
-            throw SettingError(setting: self, value: String(value), expected: "an integer in \(range.lowerBound)...\(range.upperBound)")
+            throw SettingError(
+                setting: self, value: String(value), expected: "an integer in \(range.lowerBound)...\(range.upperBound)"
+            )
         }
         return value
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import ArgumentParser
 import Messaging
@@ -72,14 +72,18 @@ extension Setting {
 
     /// The flag's value, else the environment's, else the default; checked against the range.
     /// - Throws: ``SettingError`` when the value is not an integer in the range.
-    public func resolveInteger(_ flag: Int?, in process: ProcessKind = .service,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
-        try resolveInteger(flag, environment: environment, default: integerDefault(in: process),
-                           range: spec.range ?? 0...Int.max)
+    public func resolveInteger(
+        _ flag: Int?, in process: ProcessKind = .service,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Int {
+        try resolveInteger(
+            flag, environment: environment, default: integerDefault(in: process),
+            range: spec.range ?? 0...Int.max)
     }
 
     /// The flag's value, else the environment's, else the default text.
-    public func resolve(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public func resolve(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String
+    {
         resolve(flag, environment: environment, default: textDefault)
     }
 }

@@ -10,7 +10,7 @@ import ServiceRuntime
 import UniversityService
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let programs: [String: @Sendable ([String]) async -> Void] = [
@@ -29,7 +29,9 @@ if programs[name] == nil, let first = arguments.first, programs[first] != nil {
 }
 // The servers run their tasks on the event loops' threads (see EventLoopExecutor); rnmctl, a
 // client that makes one call, has no use for it.
-if name != "rnmctl" { EventLoopExecutor.install(defaultThreads: name == "Gateway" ? EventLoopExecutor.gatewayThreads : nil) }
+if name != "rnmctl" {
+    EventLoopExecutor.install(defaultThreads: name == "Gateway" ? EventLoopExecutor.gatewayThreads : nil)
+}
 guard let program = programs[name] else {
     let list = programs.keys.sorted().joined(separator: ", ")
     let usage = "usage: rnm PROGRAM [ARGUMENTS...], or run it as one of its names; PROGRAM is one of: \(list)\n"

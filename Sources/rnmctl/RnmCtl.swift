@@ -9,8 +9,10 @@ public struct RnmCtl: AsyncParsableCommand {
         abstract: "Query rnm: Rick and Morty characters, locations, episodes and universities.",
         discussion: Help.root,
         version: rnmVersion,
-        subcommands: [CharactersCommand.self, LocationsCommand.self, EpisodesCommand.self, FavoritesCommand.self,
-                      UniversitiesCommand.self, StatusCommand.self, CallCommand.self]
+        subcommands: [
+            CharactersCommand.self, LocationsCommand.self, EpisodesCommand.self, FavoritesCommand.self,
+            UniversitiesCommand.self, StatusCommand.self, CallCommand.self,
+        ]
     )
 
     public init() {}
@@ -43,7 +45,9 @@ public struct RnmCtl: AsyncParsableCommand {
                 CLIFailure.usage(first.hasPrefix("Error: ") ? String(first.dropFirst("Error: ".count)) : first)
                     .report(json: true, verbose: false)
             }
-            exit(withError: arguments.wantsJSON && code.rawValue == ExitStatus.usage ? ExitCode(ExitStatus.usage) : error)
+            exit(
+                withError: arguments.wantsJSON && code.rawValue == ExitStatus.usage ? ExitCode(ExitStatus.usage) : error
+            )
         }
     }
 }

@@ -6,7 +6,9 @@ import Testing
 
 @Suite("CharacterService when the upstream fails", .cleansUp)
 struct CharacterFailureTests {
-    static let faults: [UpstreamFault] = [.status(500), .status(503), .status(429), .hang, .garbage, .truncated, .html, .down]
+    static let faults: [UpstreamFault] = [
+        .status(500), .status(503), .status(429), .hang, .garbage, .truncated, .html, .down,
+    ]
 
     @Test("nothing cached: -32002, retryable, and the cache stays empty", arguments: faults)
     func nothingCached(fault: UpstreamFault) async throws {
@@ -33,7 +35,8 @@ struct CharacterFailureTests {
         #expect(stale.freshness.fetchedAt == fresh.freshness.fetchedAt)
         #expect(stale.items == fresh.items)
         let staleRick = try await harness.call(RPCMethods.charactersGet, .init(id: 1))
-        #expect(staleRick.freshness.stale && staleRick.character == rick.character && staleRick.episodes == rick.episodes)
+        #expect(
+            staleRick.freshness.stale && staleRick.character == rick.character && staleRick.episodes == rick.episodes)
         #expect(try await harness.databaseDump() == before)
         try await harness.stop()
     }

@@ -8,11 +8,15 @@ import Testing
 
 @Suite("CharacterService sync, stats, images, favorites, health", .cleansUp)
 struct CharacterFeatureTests {
-    @Test("sync mirrors every page and every avatar with one request each, reports progress, and the mirror serves offline")
+    @Test(
+        "sync mirrors every page and every avatar with one request each, reports progress, and the mirror serves offline"
+    )
     func sync() async throws {
         let harness = try await CharacterHarness.start(maxAge: 0)
         let updates = Recorder<ProgressUpdate>()
-        let result = try await harness.client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(60)) { updates.append($0) }
+        let result = try await harness.client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(60)) {
+            updates.append($0)
+        }
         #expect(result.characters == 493 && result.locations == 76 && result.episodes == 31)
         #expect(result.requests == 25 + 4 + 2 + 493 && result.avatars == 493)
         #expect(harness.upstream.requestCount == 31 + 493)
@@ -84,7 +88,8 @@ struct CharacterFeatureTests {
         await first.client.close()
         try await first.server.stop()
         first.upstream.fault = .status(503)
-        let second = try await CharacterHarness.start(upstream: (first.upstream, first.fixtures), databasePath: first.databasePath)
+        let second = try await CharacterHarness.start(
+            upstream: (first.upstream, first.fixtures), databasePath: first.databasePath)
         let list = try await second.call(RPCMethods.favoritesList, NoParams())
         #expect(list.items.map(\.name) == ["Jerry Smith", "Morty Smith"])
         try await second.stop()

@@ -16,8 +16,10 @@ struct CharacterHarness {
     let client: RPCClient
     let databasePath: String
 
-    static func start(maxAge: Int = 600, upstream existing: (TestUpstream, RickAndMortyFixtures)? = nil,
-                      databasePath: String? = nil) async throws -> CharacterHarness {
+    static func start(
+        maxAge: Int = 600, upstream existing: (TestUpstream, RickAndMortyFixtures)? = nil,
+        databasePath: String? = nil
+    ) async throws -> CharacterHarness {
         bypassProxies()
         let fixtures = existing?.1 ?? RickAndMortyFixtures()
         let upstream = if let existing { existing.0 } else { try await TestUpstream.start(route: fixtures.route) }
@@ -33,8 +35,9 @@ struct CharacterHarness {
             try CharacterServiceApp.build(configuration: configuration, logger: testLogger(), onListening: onListening)
         }
         let client = try await server.connect()
-        return CharacterHarness(fixtures: fixtures, upstream: upstream, server: server, client: client,
-                                databasePath: configuration.databasePath)
+        return CharacterHarness(
+            fixtures: fixtures, upstream: upstream, server: server, client: client,
+            databasePath: configuration.databasePath)
     }
 
     func call<P, R>(_ method: RPCMethod<P, R>, _ params: P) async throws -> R {

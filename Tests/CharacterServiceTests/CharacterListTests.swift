@@ -14,7 +14,8 @@ struct CharacterListTests {
         #expect(page.page == 1 && page.pages == 25 && page.count == 493)
         #expect(page.items.map(\.id) == Array(1...20))
         let rick = try #require(page.items.first)
-        #expect(rick.name == "Rick Sanchez" && rick.status == "Alive" && rick.species == "Human" && rick.gender == "Male")
+        #expect(
+            rick.name == "Rick Sanchez" && rick.status == "Alive" && rick.species == "Human" && rick.gender == "Male")
         #expect(rick.origin == PlaceRef(name: "Earth (C-137)", id: 1))
         #expect(rick.location == PlaceRef(name: "Earth (Replacement Dimension)", id: 20))
         #expect(rick.episodeIds == Array(1...31))
@@ -49,8 +50,9 @@ struct CharacterListTests {
         try await harness.stop()
     }
 
-    @Test("a page past the end and a filter with no match are empty pages, in both server styles",
-          arguments: [RickAndMortyFixtures.EmptyStyle.notFound, .nullInfo])
+    @Test(
+        "a page past the end and a filter with no match are empty pages, in both server styles",
+        arguments: [RickAndMortyFixtures.EmptyStyle.notFound, .nullInfo])
     func emptyPages(style: RickAndMortyFixtures.EmptyStyle) async throws {
         let harness = try await CharacterHarness.start()
         harness.fixtures.emptyStyle = style
@@ -63,16 +65,19 @@ struct CharacterListTests {
         try await harness.stop()
     }
 
-    @Test("invalid params are -32602 and never reach the upstream", arguments: [
-        ("characters.list", #"{"page":0}"#), ("characters.list", #"{"status":"zombie"}"#),
-        ("characters.list", #"{"gender":"robot"}"#), ("characters.get", #"{"id":"abc"}"#),
-        ("characters.get", #"{"id":-1}"#), ("characters.get", #"{}"#), ("characters.getMany", #"{"ids":[]}"#),
-        ("characters.getMany", #"{"ids":[\#((1...101).map(String.init).joined(separator: ","))]}"#),
-        ("locations.list", #"{"page":-3}"#), ("episodes.get", #"{"id":0}"#), ("favorites.add", #"{"id":"x"}"#),
-    ])
+    @Test(
+        "invalid params are -32602 and never reach the upstream",
+        arguments: [
+            ("characters.list", #"{"page":0}"#), ("characters.list", #"{"status":"zombie"}"#),
+            ("characters.list", #"{"gender":"robot"}"#), ("characters.get", #"{"id":"abc"}"#),
+            ("characters.get", #"{"id":-1}"#), ("characters.get", #"{}"#), ("characters.getMany", #"{"ids":[]}"#),
+            ("characters.getMany", #"{"ids":[\#((1...101).map(String.init).joined(separator: ","))]}"#),
+            ("locations.list", #"{"page":-3}"#), ("episodes.get", #"{"id":0}"#), ("favorites.add", #"{"id":"x"}"#),
+        ])
     func invalidParams(method: String, params: String) async throws {
         let harness = try await CharacterHarness.start()
-        let reply = try await harness.client.call(method: method, params: ByteBuffer(string: params), timeout: .seconds(10))
+        let reply = try await harness.client.call(
+            method: method, params: ByteBuffer(string: params), timeout: .seconds(10))
         let error = try JSONCoding.decode(RPCError.self, from: try #require(reply.error))
         #expect(error.code == .invalidParams)
         #expect(harness.upstream.requestCount == 0)
@@ -85,7 +90,8 @@ struct CharacterListTests {
         let cold = try await harness.call(RPCMethods.charactersGet, .init(id: 1))
         #expect(cold.character.name == "Rick Sanchez")
         #expect(cold.episodes.count == 31)
-        #expect(cold.episodes.first == EpisodeSummary(id: 1, code: "S01E01", name: "Pilot", airDate: "December 2, 2013"))
+        #expect(
+            cold.episodes.first == EpisodeSummary(id: 1, code: "S01E01", name: "Pilot", airDate: "December 2, 2013"))
         #expect(harness.upstream.requestCount == 2)
         #expect(harness.requests("episode/").count == 1)
         let warm = try await harness.call(RPCMethods.charactersGet, .init(id: 1))
@@ -105,7 +111,9 @@ struct CharacterListTests {
         // the character stored instead of fetching again, however the machine is loaded.
         harness.upstream.latency = .milliseconds(150)
         try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<10 { group.addTask { try await harness.call(RPCMethods.charactersGet, .init(id: 3)).character.name } }
+            for _ in 0..<10 {
+                group.addTask { try await harness.call(RPCMethods.charactersGet, .init(id: 3)).character.name }
+            }
             for try await name in group { #expect(name == "Summer Smith") }
         }
         #expect(harness.requests("character/").count == 1)

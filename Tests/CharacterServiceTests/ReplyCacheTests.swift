@@ -11,7 +11,7 @@ struct ReplyCacheTests {
     @Test("a repeated fresh read gives the same bytes; after a refresh writes, the next read shows the new data")
     func invalidatedByWrites() async throws {
         let harness = try await CharacterHarness.start(maxAge: 600)
-        _ = try await harness.call(RPCMethods.charactersList, CharacterListParams())      // fetched and stored
+        _ = try await harness.call(RPCMethods.charactersList, CharacterListParams())  // fetched and stored
         let cached = try await harness.call(RPCMethods.charactersList, CharacterListParams())
         #expect(cached.freshness.source == .cache)
         let again = try await harness.call(RPCMethods.charactersList, CharacterListParams())
@@ -32,7 +32,7 @@ struct ReplyCacheTests {
     @Test("a refresh the upstream answers with 304 writes no answer: one conditional request, and the kept reply stays")
     func notModifiedKeepsReplies() async throws {
         let harness = try await CharacterHarness.start(maxAge: 600)
-        _ = try await harness.call(RPCMethods.charactersList, CharacterListParams())      // fetched and stored
+        _ = try await harness.call(RPCMethods.charactersList, CharacterListParams())  // fetched and stored
         let cached = try await harness.call(RPCMethods.charactersList, CharacterListParams())
         let refreshed = try await harness.call(RPCMethods.charactersRefresh, CharacterListParams())
         #expect(harness.upstream.notModifiedCount == 1, "asked with the page's ETag, answered 304")

@@ -19,8 +19,11 @@ struct BackendHandler: RPCHandler {
         let method = request.method
         started?.append(method)
         if method.hasSuffix(".health") {
-            return .result(try JSONCoding.encode(ServiceHealth(service: name, status: "ok", version: "test", uptimeSeconds: 1,
-                                                                cache: [:], upstream: .init(url: "test"))))
+            return .result(
+                try JSONCoding.encode(
+                    ServiceHealth(
+                        service: name, status: "ok", version: "test", uptimeSeconds: 1,
+                        cache: [:], upstream: .init(url: "test"))))
         }
         if method.hasSuffix(".hang") {
             try await Task.sleep(for: .seconds(3600))
@@ -30,7 +33,9 @@ struct BackendHandler: RPCHandler {
             let steps = slow.steps ?? 1
             for step in 1...steps {
                 try await Task.sleep(for: .milliseconds(slow.ms))
-                if slow.steps != nil { await context.progress(done: step, total: steps, message: "step \(step) of \(steps)") }
+                if slow.steps != nil {
+                    await context.progress(done: step, total: steps, message: "step \(step) of \(steps)")
+                }
             }
         }
         var result = ByteBuffer(string: #"{ "service" : "\#(name)",  "method":"\#(method)" , "params": "#)
@@ -48,14 +53,19 @@ struct GatewayHarness {
     let characters: RunningServer?
     let universities: RunningServer?
 
-    static func start(backends: Bool = true, started: Recorder<String>? = nil, requestTimeout: Duration = .seconds(15),
-                      maxInFlightPerConnection: Int = 256, maxInFlight: Int = 4096,
-                      directory: String = temporaryDirectory()) async throws -> GatewayHarness {
+    static func start(
+        backends: Bool = true, started: Recorder<String>? = nil, requestTimeout: Duration = .seconds(15),
+        maxInFlightPerConnection: Int = 256, maxInFlight: Int = 4096,
+        directory: String = temporaryDirectory()
+    ) async throws -> GatewayHarness {
         var characters: RunningServer?
         var universities: RunningServer?
         if backends {
-            characters = try await RunningServer.start(handler: BackendHandler(name: "characters", started: started), directory: directory, name: "characters.sock")
-            universities = try await RunningServer.start(handler: BackendHandler(name: "universities"), directory: directory, name: "universities.sock")
+            characters = try await RunningServer.start(
+                handler: BackendHandler(name: "characters", started: started), directory: directory,
+                name: "characters.sock")
+            universities = try await RunningServer.start(
+                handler: BackendHandler(name: "universities"), directory: directory, name: "universities.sock")
         }
         let configuration = GatewayConfiguration(
             socketPath: directory + "/gateway.sock",
@@ -68,7 +78,8 @@ struct GatewayHarness {
         let gateway = try await RunningServer.start(socketPath: configuration.socketPath) { onListening in
             GatewayApp.build(configuration: configuration, logger: testLogger(), onListening: onListening)
         }
-        return GatewayHarness(directory: directory, gateway: gateway, characters: characters, universities: universities)
+        return GatewayHarness(
+            directory: directory, gateway: gateway, characters: characters, universities: universities)
     }
 
     func connect() async throws -> RPCClient {

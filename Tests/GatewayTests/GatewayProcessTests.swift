@@ -21,20 +21,25 @@ struct GatewayProcessTests {
             let upstream = try await TestUpstream.start(route: UniversityFixtures.route)
             let directory = temporaryDirectory()
             let universities = try startUniversities(directory: directory, upstream: upstream)
-            let characters = try ChildProcess("CharacterService", arguments: ["--socket", directory + "/characters.sock"])
+            let characters = try ChildProcess(
+                "CharacterService", arguments: ["--socket", directory + "/characters.sock"])
             try await waitUntil(10, "service sockets") {
                 FileManager.default.fileExists(atPath: directory + "/universities.sock")
                     && FileManager.default.fileExists(atPath: directory + "/characters.sock")
             }
             let harness = try await GatewayHarness.start(backends: false, directory: directory)
-            return System(directory: directory, upstream: upstream, universities: universities, characters: characters, harness: harness)
+            return System(
+                directory: directory, upstream: upstream, universities: universities, characters: characters,
+                harness: harness)
         }
 
         static func startUniversities(directory: String, upstream: TestUpstream) throws -> ChildProcess {
-            try ChildProcess("UniversityService", arguments: [
-                "--socket", directory + "/universities.sock", "--database", directory + "/universities.sqlite",
-                "--upstream-url", upstream.baseURL, "--upstream-timeout-ms", "5000",
-            ], environment: ["no_proxy": "127.0.0.1"])
+            try ChildProcess(
+                "UniversityService",
+                arguments: [
+                    "--socket", directory + "/universities.sock", "--database", directory + "/universities.sqlite",
+                    "--upstream-url", upstream.baseURL, "--upstream-timeout-ms", "5000",
+                ], environment: ["no_proxy": "127.0.0.1"])
         }
 
         func stop() async throws {
@@ -45,7 +50,9 @@ struct GatewayProcessTests {
         }
     }
 
-    @Test("kill -9 a service with requests in flight: they fail at once with -32003, the other service keeps answering, a restart is served within 1 s")
+    @Test(
+        "kill -9 a service with requests in flight: they fail at once with -32003, the other service keeps answering, a restart is served within 1 s"
+    )
     func killAndRestart() async throws {
         var system = try await System.start()
         let client = try await system.harness.connect()
@@ -70,7 +77,9 @@ struct GatewayProcessTests {
         let downStarted = ContinuousClock.now
         let down = try await client.raw("universities.list", "{}", timeout: .seconds(20))
         #expect(down.rpcError?.code == .serviceUnavailable)
-        #expect(ContinuousClock.now - downStarted < .milliseconds(1000), "fails at once, not after a timeout (generous for a loaded machine)")
+        #expect(
+            ContinuousClock.now - downStarted < .milliseconds(1000),
+            "fails at once, not after a timeout (generous for a loaded machine)")
         #expect(try await client.call(RPCMethods.charactersHealth, NoParams()).service == "characters")
         let health = try await client.call(RPCMethods.gatewayHealth, NoParams())
         #expect(health.status == "degraded")

@@ -11,8 +11,10 @@ struct GatewayRoutingTests {
     func routing() async throws {
         let harness = try await GatewayHarness.start()
         let client = try await harness.connect()
-        for (prefix, service) in [("characters", "characters"), ("locations", "characters"), ("episodes", "characters"),
-                                  ("favorites", "characters"), ("universities", "universities")] {
+        for (prefix, service) in [
+            ("characters", "characters"), ("locations", "characters"), ("episodes", "characters"),
+            ("favorites", "characters"), ("universities", "universities"),
+        ] {
             let reply = try await client.raw("\(prefix).list", #"{"page":2}"#)
             #expect(reply.resultText?.contains(#""service" : "\#(service)""#) == true, "\(prefix)")
             #expect(reply.resultText?.contains(#""method":"\#(prefix).list""#) == true)
@@ -34,7 +36,8 @@ struct GatewayRoutingTests {
         let client = try await harness.connect()
         let params = #"{"name" : "Rick Sánchez",   "x":[1, 2.50, {"y":null}], "s":"\u00e9\n"}"#
         let reply = try await client.raw("characters.echo", params)
-        let expected = #"{ "service" : "characters",  "method":"characters.echo" , "params": "# + params
+        let expected =
+            #"{ "service" : "characters",  "method":"characters.echo" , "params": "# + params
             + #", "note": "Ünïcödé \u00e9 \"quoted\" \/ 1.50e3" }"#
         #expect(reply.resultText == expected)
         await client.close()
@@ -50,15 +53,21 @@ struct GatewayRoutingTests {
                     let raw = try await RawConnection(socketPath: harness.gateway.socketPath)
                     for id in 1...40 {
                         let method = id.isMultiple(of: 2) ? "characters.echo" : "universities.echo"
-                        try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":{"client":\#(clientIndex),"id":\#(id)}}"#)
+                        try await raw.send(
+                            #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":{"client":\#(clientIndex),"id":\#(id)}}"#
+                        )
                     }
-                    try await raw.send(#"{"jsonrpc":"2.0","id":"same","method":"characters.echo","params":{"client":\#(clientIndex),"id":"same"}}"#)
+                    try await raw.send(
+                        #"{"jsonrpc":"2.0","id":"same","method":"characters.echo","params":{"client":\#(clientIndex),"id":"same"}}"#
+                    )
                     var seen = Set<String>()
                     for _ in 0..<41 {
                         let reply = try #require(try await raw.next())
                         let id = String(buffer: try #require(reply.rawID))
                         let text = try #require(reply.resultText)
-                        #expect(text.contains(#""client":\#(clientIndex),"id":\#(id)}"#), "client \(clientIndex) got \(text) for id \(id)")
+                        #expect(
+                            text.contains(#""client":\#(clientIndex),"id":\#(id)}"#),
+                            "client \(clientIndex) got \(text) for id \(id)")
                         seen.insert(id)
                     }
                     #expect(seen.count == 41)
@@ -157,7 +166,8 @@ struct GatewayRoutingTests {
         for _ in 0..<5 {
             #expect(try await staying.raw("characters.echo").result != nil)
         }
-        let service = try await RPCClient.connect(socketPath: harness.directory + "/characters.sock", service: "characters")
+        let service = try await RPCClient.connect(
+            socketPath: harness.directory + "/characters.sock", service: "characters")
         #expect(try await service.raw("characters.echo").result != nil)
         // The abandoned requests finish and their replies come back to be dropped: the path
         // under test. Waiting for the Gateway to count none in flight makes sure it was taken.

@@ -21,8 +21,9 @@ struct RouteTableTests {
 
     static func configuration(_ name: String) -> CachingServiceConfiguration {
         let directory = temporaryDirectory()
-        return CachingServiceConfiguration(socketPath: directory + "/\(name).sock", databasePath: directory + "/\(name).sqlite",
-                                           upstreamURL: "http://127.0.0.1:9", maxAgeSeconds: 0)
+        return CachingServiceConfiguration(
+            socketPath: directory + "/\(name).sock", databasePath: directory + "/\(name).sqlite",
+            upstreamURL: "http://127.0.0.1:9", maxAgeSeconds: 0)
     }
 
     @Test("each service's router registers exactly the table's methods it owns")
@@ -30,7 +31,8 @@ struct RouteTableTests {
         let logger = Logger(label: "test")
         let characters = try CharacterServiceApp.router(configuration: Self.configuration("characters"), logger: logger)
         #expect(characters.methods == Self.rows(of: .characters))
-        let universities = try UniversityServiceApp.router(configuration: Self.configuration("universities"), logger: logger)
+        let universities = try UniversityServiceApp.router(
+            configuration: Self.configuration("universities"), logger: logger)
         #expect(universities.methods == Self.rows(of: .universities))
         #expect(!Self.rows(of: .characters).isEmpty && !Self.rows(of: .universities).isEmpty)
     }

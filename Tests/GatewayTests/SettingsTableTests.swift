@@ -22,14 +22,17 @@ struct SettingsTableTests {
         }
     }
 
-    @Test("README's Settings table and PROTOCOL §7 list every setting with its default", arguments: ["README.md", "docs/PROTOCOL.md"])
+    @Test(
+        "README's Settings table and PROTOCOL §7 list every setting with its default",
+        arguments: ["README.md", "docs/PROTOCOL.md"])
     func documented(path: String) throws {
         let lines = try Self.document(path)
         for setting in Setting.allCases {
             let row = lines.first { $0.hasPrefix("| `\(setting.rawValue)`") }
             #expect(row != nil, "\(path) has no row for \(setting.rawValue)")
             for mark in Self.defaultMarks(setting) {
-                #expect(row?.contains(mark) == true, "\(path): \(setting.rawValue)'s row does not say its default \(mark)")
+                #expect(
+                    row?.contains(mark) == true, "\(path): \(setting.rawValue)'s row does not say its default \(mark)")
             }
         }
     }

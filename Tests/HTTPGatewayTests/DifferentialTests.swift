@@ -23,13 +23,16 @@ struct DifferentialTests {
         // Character pages: the page rules, filters trimmed and decoded, next/prev repeating them.
         "/api/character", "/api/character/", "/api/character?page=2", "/api/character/?page=3",
         "/api/character?page=25", "/api/character?page=26", "/api/character?page=0", "/api/character?page=abc",
-        "/api/character?page=-3", "/api/character?page=1000001", "/api/character?page=99999999999", "/api/character?page=2.7",
+        "/api/character?page=-3", "/api/character?page=1000001", "/api/character?page=99999999999",
+        "/api/character?page=2.7",
         "/api/character?name=rick", "/api/character?name=rick&page=2",
         "/api/character?name=%20rick%20", "/api/character?name=Rick%20Sanchez", "/api/character?name=rick+sanchez",
         "/api/character?status=alive&gender=female", "/api/character?gender=male", "/api/character?gender=Male&page=3",
-        "/api/character?species=Humanoid&page=2", "/api/character?type=Parasite", "/api/character?name=Mr.%20Poopybutthole",
+        "/api/character?species=Humanoid&page=2", "/api/character?type=Parasite",
+        "/api/character?name=Mr.%20Poopybutthole",
         "/api/character?name=nobody-by-this-name", "/api/character?status=Dead&name=morty",
-        "/api/character?page=2&name=morty&foo=bar", "/api/character?name=%C3%A9", "/api/character?status=unknown&species=alien",
+        "/api/character?page=2&name=morty&foo=bar", "/api/character?name=%C3%A9",
+        "/api/character?status=unknown&species=alien",
         // Character records: one, several, the upstream's errors.
         "/api/character/1", "/api/character/1/", "/api/character/493", "/api/character/494", "/api/character/0",
         "/api/character/abc", "/api/character/1,2,3", "/api/character/3,1,2,1", "/api/character/[1,2,3]",
@@ -41,7 +44,8 @@ struct DifferentialTests {
         "/api/character/avatar/1.jpeg", "/api/character/avatar/7.jpeg", "/api/character/avatar",
         "/api/character/avatar/9999.jpeg", "/api/character/avatar/1.png",
         // Locations.
-        "/api/location", "/api/location?page=2", "/api/location?name=earth", "/api/location?type=planet&dimension=C-137",
+        "/api/location", "/api/location?page=2", "/api/location?name=earth",
+        "/api/location?type=planet&dimension=C-137",
         "/api/location?dimension=unknown", "/api/location/1", "/api/location/1,2,3", "/api/location/[3,20]",
         "/api/location/999", "/api/location?page=7",
         // Episodes.
@@ -50,7 +54,8 @@ struct DifferentialTests {
         // Unknown paths.
         "/api/nothing", "/api/character/1/2", "/nothing",
         // Universities.
-        "/search?country=United%20Arab%20Emirates", "/search?country=united+arab+emirates", "/search?country=Japan&name=tokyo",
+        "/search?country=United%20Arab%20Emirates", "/search?country=united+arab+emirates",
+        "/search?country=Japan&name=tokyo",
         "/search?country=Turkey&name=%C3%BCniversitesi", "/search?name=Khalifa", "/search?name=institute%20of%20tech",
         "/search?country=Atlantis",
     ]
@@ -65,9 +70,11 @@ struct DifferentialTests {
     func upstreamAndRnmAgree() async throws {
         #expect(Self.table.count >= 40)
         // The world list is one large upstream answer: more time than the suite's 1.5 s.
-        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0", "RNM_UPSTREAM_TIMEOUT_MS": "10000"]) { system in
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0", "RNM_UPSTREAM_TIMEOUT_MS": "10000"]) {
+            system in
             system.characterFixtures.linkBase = Self.publicURL + "/api"
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
             let client = try await system.connect()
             // A search by name across countries needs the world mirror.
             _ = try await client.call(RPCMethods.universitiesSync, NoParams(), timeout: .seconds(60))
@@ -91,9 +98,12 @@ struct DifferentialTests {
             for path in Self.table {
                 let mine = try await http.get(path)
                 Self.compare(path, mine, expected[path]!, phase: "offline")
-                if mine.status == 200, mine.header("Content-Type")?.hasPrefix("application/json") == true, path != "/api", path != "/api/" {
-                    #expect(mine.header("Cache-Status")?.contains("fwd=stale") == true,
-                            "offline \(path): Cache-Status \(mine.header("Cache-Status") ?? "missing")")
+                if mine.status == 200, mine.header("Content-Type")?.hasPrefix("application/json") == true,
+                    path != "/api", path != "/api/"
+                {
+                    #expect(
+                        mine.header("Cache-Status")?.contains("fwd=stale") == true,
+                        "offline \(path): Cache-Status \(mine.header("Cache-Status") ?? "missing")")
                     #expect(mine.header("Age").flatMap(Int.init) != nil, "offline \(path): no Age")
                 }
             }
@@ -109,18 +119,24 @@ struct DifferentialTests {
     }
 
     static func compare(_ path: String, _ mine: HTTPProbeResponse, _ upstream: Answer, phase: String) {
-        #expect(mine.status == upstream.status, "\(phase) \(path): status \(mine.status), upstream \(upstream.status): \(mine.text.prefix(300))")
+        #expect(
+            mine.status == upstream.status,
+            "\(phase) \(path): status \(mine.status), upstream \(upstream.status): \(mine.text.prefix(300))")
         #expect(mine.header("Access-Control-Allow-Origin") == "*", "\(phase) \(path)")
         if upstream.contentType?.hasPrefix("image/") == true {
             // The type of the bytes themselves (the upstream names every avatar .jpeg; two of
             // the fixtures are PNG files).
             let png = mine.body.starts(with: [0x89, 0x50, 0x4E, 0x47])
             #expect(mine.header("Content-Type") == (png ? "image/png" : "image/jpeg"), "\(phase) \(path)")
-            #expect(mine.body == upstream.body, "\(phase) \(path): \(mine.body.count) bytes, upstream \(upstream.body.count)")
+            #expect(
+                mine.body == upstream.body,
+                "\(phase) \(path): \(mine.body.count) bytes, upstream \(upstream.body.count)")
             return
         }
         guard var left = jsonValue(mine.body), var right = jsonValue(upstream.body) else {
-            Issue.record("\(phase) \(path): not JSON: \(mine.text.prefix(200)) / \(String(decoding: upstream.body, as: UTF8.self).prefix(200))")
+            Issue.record(
+                "\(phase) \(path): not JSON: \(mine.text.prefix(200)) / \(String(decoding: upstream.body, as: UTF8.self).prefix(200))"
+            )
             return
         }
         if unordered.contains(path), let a = left as? [NSDictionary], let b = right as? [NSDictionary] {
@@ -128,6 +144,9 @@ struct DifferentialTests {
             left = a.sorted { key($0) < key($1) } as NSArray
             right = b.sorted { key($0) < key($1) } as NSArray
         }
-        #expect(left.isEqual(right), "\(phase) \(path): rnm \(mine.text.prefix(400))\nupstream \(String(decoding: upstream.body, as: UTF8.self).prefix(400))")
+        #expect(
+            left.isEqual(right),
+            "\(phase) \(path): rnm \(mine.text.prefix(400))\nupstream \(String(decoding: upstream.body, as: UTF8.self).prefix(400))"
+        )
     }
 }

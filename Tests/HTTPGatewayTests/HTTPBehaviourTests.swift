@@ -13,10 +13,14 @@ struct HTTPBehaviourTests {
     @Test("records and pages carry the API's keys in the API's order, every link on RNM_PUBLIC_URL")
     func keyOrder() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL + "/")
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL + "/")
             let character = try await http.get("/api/character/1")
-            #expect(objectKeys(character.text) == ["id", "name", "status", "species", "type", "gender", "origin", "name", "url",
-                                                   "location", "name", "url", "image", "episode", "url", "created"])
+            #expect(
+                objectKeys(character.text) == [
+                    "id", "name", "status", "species", "type", "gender", "origin", "name", "url",
+                    "location", "name", "url", "image", "episode", "url", "created",
+                ])
             #expect(character.text.contains(#""image":"http://rnm.test/api/character/avatar/1.jpeg""#))
             #expect(character.text.contains(#""episode":["http://rnm.test/api/episode/1","#))
             #expect(!character.text.contains("rickandmortyapi.com"))
@@ -26,9 +30,15 @@ struct HTTPBehaviourTests {
             #expect(objectKeys(episode.text) == ["id", "name", "air_date", "episode", "characters", "url", "created"])
             let page = try await http.get("/api/character/?page=2&status=alive")
             #expect(Array(objectKeys(page.text).prefix(6)) == ["info", "count", "pages", "next", "prev", "results"])
-            #expect(page.text.contains(#""next":"http://rnm.test/api/character/?page=3&status=alive","prev":"http://rnm.test/api/character/?page=1&status=alive""#))
+            #expect(
+                page.text.contains(
+                    #""next":"http://rnm.test/api/character/?page=3&status=alive","prev":"http://rnm.test/api/character/?page=1&status=alive""#
+                ))
             let universities = try await http.get("/search?country=United%20Arab%20Emirates")
-            #expect(Array(objectKeys(universities.text).prefix(6)) == ["alpha_two_code", "country", "domains", "name", "state-province", "web_pages"])
+            #expect(
+                Array(objectKeys(universities.text).prefix(6)) == [
+                    "alpha_two_code", "country", "domains", "name", "state-province", "web_pages",
+                ])
             #expect(universities.header("Content-Type") == "application/json; charset=utf-8")
             try await http.server.stop()
         }
@@ -37,7 +47,9 @@ struct HTTPBehaviourTests {
     @Test("only GET and HEAD: 405 with Allow; HEAD gives GET's headers without the body; too long a target is 414")
     func methods() async throws {
         try await RnmSystem.with { system in
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL) {
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) {
                 $0.maxURLBytes = 200
             }
             for method in ["POST", "PUT", "DELETE", "PATCH"] {
@@ -65,7 +77,8 @@ struct HTTPBehaviourTests {
     @Test("Cache-Status: a miss stored, then a hit with its Age; stale with the reason once the upstream fails")
     func freshnessHeaders() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
             let first = try await http.get("/api/character/3")
             #expect(first.header("Cache-Status") == "rnm; fwd=miss; stored")
             #expect(first.header("Age") == "0")
@@ -88,7 +101,8 @@ struct HTTPBehaviourTests {
     @Test("the upstream down with nothing cached: 502; a service down: 503 with Retry-After; the Gateway down: 503")
     func failures() async throws {
         try await RnmSystem.with { system in
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
             system.characterUpstream.fault = .down
             let nothingCached = try await http.get("/api/character/7")
             #expect(nothingCached.status == 502, "\(nothingCached.text)")
@@ -125,7 +139,8 @@ struct HTTPBehaviourTests {
     @Test("rnmctl status has an http line: up with its latency, or not running (which is no failure)")
     func statusLine() async throws {
         try await RnmSystem.with { system in
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
             let up = try await system.rnmctl("status", environment: ["RNM_HTTP_ADDRESS": "127.0.0.1:\(http.port)"])
             #expect(up.status == 0, "\(up.stderr)")
             #expect(up.stdout.contains("http: up at 127.0.0.1:\(http.port) ("), "\(up.stdout)")
@@ -136,17 +151,21 @@ struct HTTPBehaviourTests {
         }
     }
 
-    @Test("an answer fresh from rnm's cache is answered again from memory for RNM_HTTP_CACHE_MS; a fetch, a stale answer or an error never is")
+    @Test(
+        "an answer fresh from rnm's cache is answered again from memory for RNM_HTTP_CACHE_MS; a fetch, a stale answer or an error never is"
+    )
     func microCache() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL) {
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) {
                 $0.cacheTTL = .seconds(60)
             }
-            let fetched = try await http.get("/api/character/4")          // fwd=miss: not kept
+            let fetched = try await http.get("/api/character/4")  // fwd=miss: not kept
             #expect(fetched.header("Cache-Status") == "rnm; fwd=miss; stored")
             let fresh = try await http.get("/api/character/5")
             #expect(fresh.header("Cache-Status") == "rnm; fwd=miss; stored")
-            let hit = try await http.get("/api/character/5")              // rnm; hit: kept
+            let hit = try await http.get("/api/character/5")  // rnm; hit: kept
             #expect(hit.header("Cache-Status") == "rnm; hit")
             // With the Gateway gone, the kept answer is still served, the others are not.
             system.kill(.gateway)
@@ -162,7 +181,9 @@ struct HTTPBehaviourTests {
             try await http.server.stop()
         }
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL) {
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) {
                 $0.cacheTTL = .zero
             }
             _ = try await http.get("/api/character/5")

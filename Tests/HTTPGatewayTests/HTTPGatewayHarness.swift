@@ -8,9 +8,12 @@ struct RunningHTTPGateway {
     let port: Int
     let server: RunningServer
 
-    static func start(gatewaySocket: String, publicURL: String, configure: (inout HTTPGatewayConfiguration) -> Void = { _ in }) async throws -> RunningHTTPGateway {
+    static func start(
+        gatewaySocket: String, publicURL: String, configure: (inout HTTPGatewayConfiguration) -> Void = { _ in }
+    ) async throws -> RunningHTTPGateway {
         let bound = Mutex(0)
-        var configuration = HTTPGatewayConfiguration(host: "127.0.0.1", port: 0, publicURL: publicURL, gatewaySocketPath: gatewaySocket)
+        var configuration = HTTPGatewayConfiguration(
+            host: "127.0.0.1", port: 0, publicURL: publicURL, gatewaySocketPath: gatewaySocket)
         configure(&configuration)
         let final = configuration
         let server = try await RunningServer.start(socketPath: "") { onListening in
@@ -22,7 +25,9 @@ struct RunningHTTPGateway {
         return RunningHTTPGateway(port: bound.withLock { $0 }, server: server)
     }
 
-    func get(_ target: String, method: String = "GET", headers: [(String, String)] = []) async throws -> HTTPProbeResponse {
+    func get(
+        _ target: String, method: String = "GET", headers: [(String, String)] = []
+    ) async throws -> HTTPProbeResponse {
         try await HTTPProbe.request(port: port, method: .init(rawValue: method), target: target, headers: headers)
     }
 }

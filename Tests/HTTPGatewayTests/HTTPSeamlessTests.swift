@@ -10,11 +10,14 @@ import Testing
 struct HTTPSeamlessTests {
     @Test("GET /api/character/1 with the upstream black-holed: after the first failure, at once, Cache-Status stale")
     func blackHole() async throws {
-        let settings = ["RNM_UPSTREAM_TIMEOUT_MS": "3000", "RNM_CHARACTERS_MAX_AGE": "1",
-                        "RNM_CHARACTERS_STALE_WHILE_REVALIDATE": "0"]
+        let settings = [
+            "RNM_UPSTREAM_TIMEOUT_MS": "3000", "RNM_CHARACTERS_MAX_AGE": "1",
+            "RNM_CHARACTERS_STALE_WHILE_REVALIDATE": "0",
+        ]
         try await RnmSystem.with(settings: settings) { system in
             // (Stale answers are never kept in the front's memory: each one below comes from the services.)
-            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
             #expect(try await http.get("/api/character/1").status == 200)
             try await Task.sleep(for: .milliseconds(1100))  // past the 1 s max age: expired
             system.characterUpstream.fault = .hang
@@ -26,7 +29,9 @@ struct HTTPSeamlessTests {
                 let answer = try await http.get("/api/character/1")
                 slowest = max(slowest, ContinuousClock.now - started)
                 #expect(answer.status == 200)
-                #expect(answer.header("Cache-Status")?.contains("fwd=stale") == true, "\(answer.header("Cache-Status") ?? "")")
+                #expect(
+                    answer.header("Cache-Status")?.contains("fwd=stale") == true,
+                    "\(answer.header("Cache-Status") ?? "")")
                 #expect(answer.header("Cache-Status")?.contains("failing since") == true)
             }
             // At once: nowhere near the 3 s timeout (release figures: scripts/bench).

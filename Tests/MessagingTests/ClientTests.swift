@@ -19,7 +19,8 @@ struct ClientTests {
             for index in 0..<1000 {
                 group.addTask {
                     // Later requests sleep less: replies come back in a different order than sent.
-                    let result = try await client.call(sleepMethod, .init(ms: (1000 - index) % 97, value: index), timeout: .seconds(20))
+                    let result = try await client.call(
+                        sleepMethod, .init(ms: (1000 - index) % 97, value: index), timeout: .seconds(20))
                     #expect(result.value == index)
                     return index
                 }
@@ -53,7 +54,9 @@ struct ClientTests {
         await server.cancel()
     }
 
-    @Test("deadlines out of order on one connection: a short one sent after a long one still fails on time, the long one later")
+    @Test(
+        "deadlines out of order on one connection: a short one sent after a long one still fails on time, the long one later"
+    )
     func deadlinesOutOfOrder() async throws {
         let server = try await RunningServer.start(handler: TestHandler())
         let client = try await server.connect()
@@ -100,7 +103,8 @@ struct ClientTests {
         let server = try await RunningServer.start(handler: TestHandler())
         let client = try await server.connect()
         let seen = Recorder<ProgressUpdate>()
-        let result = try await client.call(RPCMethod<ProgressParams, ValueResult>("progress"), .init(steps: 5)) { update in
+        let result = try await client.call(RPCMethod<ProgressParams, ValueResult>("progress"), .init(steps: 5)) {
+            update in
             seen.append(update)
         }
         #expect(result.value == 5)

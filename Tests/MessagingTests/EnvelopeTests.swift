@@ -10,7 +10,8 @@ struct EnvelopeTests {
 
     @Test("a request exposes id and method; params stay raw bytes")
     func request() throws {
-        let envelope = try parse(#"{"params": {"id": 1, "deep": [1, {"x": "}"}]}, "method": "characters.get", "jsonrpc": "2.0", "id": 7}"#)
+        let envelope = try parse(
+            #"{"params": {"id": 1, "deep": [1, {"x": "}"}]}, "method": "characters.get", "jsonrpc": "2.0", "id": 7}"#)
         #expect(envelope.kind == .request)
         #expect(envelope.method == "characters.get")
         #expect(envelope.integerID == 7)
@@ -46,15 +47,18 @@ struct EnvelopeTests {
 
     @Test("progress notifications expose the id of their request")
     func progressID() throws {
-        let envelope = try parse(#"{"jsonrpc":"2.0","method":"progress","params":{"done":1,"id":"abc","total":2,"message":"m"}}"#)
+        let envelope = try parse(
+            #"{"jsonrpc":"2.0","method":"progress","params":{"done":1,"id":"abc","total":2,"message":"m"}}"#)
         let range = try #require(envelope.progressRequestIDRange)
         #expect(String(buffer: envelope.slice(range)) == #""abc""#)
     }
 
-    @Test("not JSON, bad UTF-8, trailing bytes, deep nesting: parse errors", arguments: [
-        "{", "nul", "{\"a\":1,}", "[1 2]", "{\"a\":01}", "\"\u{01}\"", "{} {}", "1.", "-", "\"\\x\"",
-        String(repeating: "[", count: 200) + String(repeating: "]", count: 200),
-    ])
+    @Test(
+        "not JSON, bad UTF-8, trailing bytes, deep nesting: parse errors",
+        arguments: [
+            "{", "nul", "{\"a\":1,}", "[1 2]", "{\"a\":01}", "\"\u{01}\"", "{} {}", "1.", "-", "\"\\x\"",
+            String(repeating: "[", count: 200) + String(repeating: "]", count: 200),
+        ])
     func notJSON(_ text: String) {
         #expect(throws: EnvelopeError.self) { try parse(text) }
         do {
@@ -67,9 +71,11 @@ struct EnvelopeTests {
         }
     }
 
-    @Test("invalid UTF-8 inside strings is rejected", arguments: [
-        [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xFF],
-    ] as [[UInt8]])
+    @Test(
+        "invalid UTF-8 inside strings is rejected",
+        arguments: [
+            [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xFF],
+        ] as [[UInt8]])
     func invalidUTF8(_ bytes: [UInt8]) {
         var buffer = ByteBuffer(string: #"{"jsonrpc":"2.0","id":1,"method":""#)
         buffer.writeBytes(bytes)
@@ -83,17 +89,19 @@ struct EnvelopeTests {
         #expect(envelope.kind == .request)
     }
 
-    @Test("JSON that is not a JSON-RPC request is -32600", arguments: [
-        #"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#,  // batch
-        #"42"#,
-        #"{"jsonrpc":"2.0","id":1}"#,  // no method
-        #"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
-        #"{"id":1,"method":"x"}"#,
-        #"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
-        #"{"jsonrpc":"2.0","id":{},"method":"x"}"#,
-        #"{"jsonrpc":"2.0","id":1,"method":7}"#,
-        #"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#,
-    ])
+    @Test(
+        "JSON that is not a JSON-RPC request is -32600",
+        arguments: [
+            #"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#,  // batch
+            #"42"#,
+            #"{"jsonrpc":"2.0","id":1}"#,  // no method
+            #"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
+            #"{"id":1,"method":"x"}"#,
+            #"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
+            #"{"jsonrpc":"2.0","id":{},"method":"x"}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":7}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#,
+        ])
     func invalidRequests(_ text: String) {
         do {
             _ = try parse(text)
@@ -114,14 +122,19 @@ struct EnvelopeTests {
         struct Unknown: Error {}
         #expect(RPCError(mapping: Unknown(), service: "s").code == .internalError)
         let json = String(buffer: try JSONCoding.encode(RPCError(.timeout, "slow", service: "gateway")))
-        #expect(json.contains(#""retryable":true"#) && json.contains(#""service":"gateway""#) && json.contains("-32004"))
+        #expect(
+            json.contains(#""retryable":true"#) && json.contains(#""service":"gateway""#) && json.contains("-32004"))
     }
 }
 
 extension EnvelopeTests {
-    @Test("a reply in Frames.response's layout is located from its ends, as the full reading locates it; anything else is left to it")
+    @Test(
+        "a reply in Frames.response's layout is located from its ends, as the full reading locates it; anything else is left to it"
+    )
     func canonicalResponses() throws {
-        for (id, result) in [("1", "{}"), ("42", #"{"a":[1,2,{"b":"}"}],"c":null}"#), ("123456789012345678", "[1]"), ("7", #""text""#)] {
+        for (id, result) in [
+            ("1", "{}"), ("42", #"{"a":[1,2,{"b":"}"}],"c":null}"#), ("123456789012345678", "[1]"), ("7", #""text""#),
+        ] {
             var frame = Frames.response(rawID: ByteBuffer(string: id), result: ByteBuffer(string: result))
             frame.moveReaderIndex(forwardBy: FrameDecoder.headerSize)
             let fast = try #require(Envelope.canonicalResponse(frame))
@@ -129,10 +142,12 @@ extension EnvelopeTests {
             #expect(fast.kind == .response && fast.idRange == full.idRange && fast.resultRange == full.resultRange)
             #expect(String(buffer: fast.result!) == result && fast.integerID == Int64(id))
         }
-        for text in [#"{"jsonrpc":"2.0","id":"a","result":1}"#, #"{"jsonrpc":"2.0","id":07,"result":1}"#,
-                     #"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}"#, #"{ "jsonrpc":"2.0","id":1,"result":1}"#,
-                     #"{"jsonrpc":"2.0","id":1,"result":}"#, #"{"jsonrpc":"2.0","id":1234567890123456789,"result":1}"#,
-                     #"{"jsonrpc":"2.0","id":1,"result":1"#] {
+        for text in [
+            #"{"jsonrpc":"2.0","id":"a","result":1}"#, #"{"jsonrpc":"2.0","id":07,"result":1}"#,
+            #"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}"#, #"{ "jsonrpc":"2.0","id":1,"result":1}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":}"#, #"{"jsonrpc":"2.0","id":1234567890123456789,"result":1}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":1"#,
+        ] {
             #expect(Envelope.canonicalResponse(ByteBuffer(string: text)) == nil, "\(text)")
         }
     }

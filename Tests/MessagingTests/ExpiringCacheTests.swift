@@ -19,7 +19,8 @@ struct ExpiringCacheTests {
         let cache = ExpiringCache<Int>(maxBytes: 1000)
         let now = ContinuousClock.now
         for index in 0..<10 {
-            cache.store(index, for: "k\(index)", size: 100, expires: now + .seconds(60), now: now + .milliseconds(index))
+            cache.store(
+                index, for: "k\(index)", size: 100, expires: now + .seconds(60), now: now + .milliseconds(index))
         }
         #expect(cache.bytes <= 1000)
         #expect(cache.entry(for: "k0", now: now) == nil)

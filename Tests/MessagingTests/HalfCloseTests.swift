@@ -11,9 +11,11 @@ struct HalfCloseTests {
     /// One slow request (the only slot), a notification that must wait for it, then `tail`.
     private func sendWhilePaused(_ tail: ByteBuffer, to raw: RawConnection) async throws {
         var all = ByteBuffer()
-        for json in [#"{"jsonrpc":"2.0","id":1,"method":"sleep","params":{"ms":300,"value":1}}"#,
-                     #"{"jsonrpc":"2.0","method":"sleep","params":{"ms":0,"value":9}}"#,
-                     #"{"jsonrpc":"2.0","id":2,"method":"sleep","params":{"ms":0,"value":2}}"#] {
+        for json in [
+            #"{"jsonrpc":"2.0","id":1,"method":"sleep","params":{"ms":300,"value":1}}"#,
+            #"{"jsonrpc":"2.0","method":"sleep","params":{"ms":0,"value":9}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"sleep","params":{"ms":0,"value":2}}"#,
+        ] {
             var frame = FrameBuilder.frame(payload: ByteBuffer(string: json))
             all.writeBuffer(&frame)
         }
@@ -22,7 +24,8 @@ struct HalfCloseTests {
         try await raw.channel.channel.writeAndFlush(all)
     }
 
-    @Test("requests behind a notification waiting for a slot, then a half-close: every request answered, then the close")
+    @Test(
+        "requests behind a notification waiting for a slot, then a half-close: every request answered, then the close")
     func halfCloseWhilePaused() async throws {
         let server = try await RunningServer.start(handler: TestHandler(), maxInFlight: 1)
         let raw = try await RawConnection(socketPath: server.socketPath)
@@ -34,7 +37,9 @@ struct HalfCloseTests {
         try await server.stop()
     }
 
-    @Test("a frame over the limit behind held requests: they are read and answered, and it gets its -32600, then the close")
+    @Test(
+        "a frame over the limit behind held requests: they are read and answered, and it gets its -32600, then the close"
+    )
     func badFrameWhilePaused() async throws {
         let server = try await RunningServer.start(handler: TestHandler(), maxFrameBytes: 4096, maxInFlight: 1)
         let raw = try await RawConnection(socketPath: server.socketPath)

@@ -17,17 +17,23 @@ struct RFC3339Tests {
     func matchesFoundation() {
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: false, timeZone: .gmt)
         var generator = SystemRandomNumberGenerator()
-        for seconds in [0, 951_782_400, 4_107_542_399] + (0..<500).map({ _ in Int.random(in: 0...4_102_444_800, using: &generator) }) {
+        for seconds in [0, 951_782_400, 4_107_542_399]
+            + (0..<500).map({ _ in Int.random(in: 0...4_102_444_800, using: &generator) })
+        {
             let date = Date(timeIntervalSince1970: TimeInterval(seconds))
             #expect(date.rfc3339 == date.formatted(style))
             #expect(Date(rfc3339: date.rfc3339) == date)
         }
     }
 
-    @Test("anything but the one layout is not a date", arguments: [
-        "", "2026-11-21", "2026-11-21T11:51:32", "2026-11-21T11:51:32+00:00", "2026-13-21T11:51:32Z", "2026-11-21T24:00:00Z",
-        "2026-11-21t11:51:32z", "2026-11-21T11:51:32.5Z", "20x6-11-21T11:51:32Z", "2026-02-31T00:00:00Z", "2026-11-21T11:51:60Z",
-    ])
+    @Test(
+        "anything but the one layout is not a date",
+        arguments: [
+            "", "2026-11-21", "2026-11-21T11:51:32", "2026-11-21T11:51:32+00:00", "2026-13-21T11:51:32Z",
+            "2026-11-21T24:00:00Z",
+            "2026-11-21t11:51:32z", "2026-11-21T11:51:32.5Z", "20x6-11-21T11:51:32Z", "2026-02-31T00:00:00Z",
+            "2026-11-21T11:51:60Z",
+        ])
     func rejects(_ text: String) {
         #expect(Date(rfc3339: text) == nil)
     }

@@ -123,7 +123,8 @@ struct ServerTests {
         let server = try await RunningServer.start(handler: TestHandler(started: started))
         let client = try await server.connect()
         let slow = Task {
-            try await client.call(RPCMethod<SleepParams, ValueResult>("sleep"), .init(ms: 500, value: 77), timeout: .seconds(5))
+            try await client.call(
+                RPCMethod<SleepParams, ValueResult>("sleep"), .init(ms: 500, value: 77), timeout: .seconds(5))
         }
         let raw = try await RawConnection(socketPath: server.socketPath)
         try await raw.send(#"{"jsonrpc":"2.0","id":1,"method":"sleep","params":{"ms":300,"value":1}}"#)

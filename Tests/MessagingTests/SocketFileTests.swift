@@ -5,7 +5,7 @@ import NIOCore
 import NIOPosix
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Binds a socket at `path` and closes it without unlinking: what a killed process leaves behind.
@@ -17,7 +17,9 @@ func leaveStaleSocket(at path: String) {
         raw.copyBytes(from: path.utf8.prefix(raw.count - 1))
     }
     withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            _ = bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     listen(fd, 1)
     close(fd)
@@ -40,8 +42,9 @@ struct SocketFileTests {
     @Test("a second server on a live socket refuses to start and leaves the first serving")
     func liveSocketRefused() async throws {
         let first = try await RunningServer.start(handler: TestHandler())
-        let second = RPCServer(configuration: .init(socketPath: first.socketPath, service: "test"),
-                               handler: TestHandler(), logger: testLogger())
+        let second = RPCServer(
+            configuration: .init(socketPath: first.socketPath, service: "test"),
+            handler: TestHandler(), logger: testLogger())
         await #expect(throws: SocketFileError.self) { try await second.run() }
         do {
             try await second.run()
@@ -57,7 +60,8 @@ struct SocketFileTests {
     func regularFileKept() async throws {
         let path = temporaryDirectory() + "/data.sock"
         _ = FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
-        let server = RPCServer(configuration: .init(socketPath: path, service: "test"), handler: TestHandler(), logger: testLogger())
+        let server = RPCServer(
+            configuration: .init(socketPath: path, service: "test"), handler: TestHandler(), logger: testLogger())
         await #expect(throws: SocketFileError.self) { try await server.run() }
         #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
     }

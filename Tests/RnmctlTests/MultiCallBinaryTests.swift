@@ -5,7 +5,9 @@ import Testing
 /// The image's `rnm` binary: each of the five names linked to it runs that program.
 @Suite("The multi-call binary", .cleansUp)
 struct MultiCallBinaryTests {
-    @Test("run as rnmctl, Gateway, CharacterService, UniversityService or HTTPGateway it is that program; `rnm PROGRAM` too")
+    @Test(
+        "run as rnmctl, Gateway, CharacterService, UniversityService or HTTPGateway it is that program; `rnm PROGRAM` too"
+    )
     func runsTheProgramItIsNamedAs() async throws {
         let directory = temporaryDirectory()
         let binary = ChildProcess.productsDirectory.appendingPathComponent("rnm")
@@ -29,7 +31,9 @@ struct MultiCallBinaryTests {
         for arguments in [[], ["Gatewy"]] {
             let output = try await ChildProcess.run("rnm", arguments, seconds: 20)
             #expect(output.status == 64)
-            #expect(output.stderr.contains("CharacterService, Gateway, HTTPGateway, UniversityService, rnmctl"), "\(output.stderr)")
+            #expect(
+                output.stderr.contains("CharacterService, Gateway, HTTPGateway, UniversityService, rnmctl"),
+                "\(output.stderr)")
         }
     }
 }

@@ -14,14 +14,18 @@ struct RnmctlTests {
         #expect(human.status == 0, "\(human.stderr)")
         let tableLines: [Substring] = human.stdout.split(separator: "\n").dropLast()
         #expect(tableLines.allSatisfy { $0.count <= 40 }, "the table fits 40 columns")
-        #expect(human.stdout.contains("Hole in the Wall Where the Men Can") && human.stdout.contains("See it All"), "wrapped, never cut")
+        #expect(
+            human.stdout.contains("Hole in the Wall Where the Men Can") && human.stdout.contains("See it All"),
+            "wrapped, never cut")
         #expect(human.stdout.contains("page 8 of 25 (493 characters) — next: rnmctl characters list --page 9"))
         let wide = try await system.rnmctl("characters", "list", "--page", "8", "--wide")
         #expect(wide.stdout.contains("Hole in the Wall Where the Men Can See it All"))
         #expect(wide.stdout.contains("NAME") && wide.stdout.contains("STATUS"))
         let refreshed = try await system.rnmctl("characters", "refresh", "--page", "2", "--gender", "female")
         #expect(refreshed.status == 0)
-        #expect(refreshed.stdout.contains("page 2 of 4 (73 characters) — next: rnmctl characters refresh --gender female --page 3"))
+        #expect(
+            refreshed.stdout.contains(
+                "page 2 of 4 (73 characters) — next: rnmctl characters refresh --gender female --page 3"))
         let json = try await system.rnmctl("characters", "list", "--status", "dead", "--json")
         #expect(json.status == 0)
         let page = try JSONDecoder().decode(Fresh<Page<Character>>.self, from: Data(json.stdout.utf8))
@@ -35,9 +39,11 @@ struct RnmctlTests {
         let system = try await RnmSystem.start()
         let output = try await system.rnmctl("characters", "show", "1")
         #expect(output.status == 0)
-        for expected in ["Rick Sanchez (#1)", "Status:", "Alive", "Species:", "Human", "Gender:", "Male", "Origin:", "Earth (C-137)",
-                         "Location:", "Earth (Replacement Dimension)", "Created:", "2017-11-04T18:48:46.250Z",
-                         "Episodes (31):", "S01E01", "Pilot", "S03E10", "The Rickchurian Mortydate"] {
+        for expected in [
+            "Rick Sanchez (#1)", "Status:", "Alive", "Species:", "Human", "Gender:", "Male", "Origin:", "Earth (C-137)",
+            "Location:", "Earth (Replacement Dimension)", "Created:", "2017-11-04T18:48:46.250Z",
+            "Episodes (31):", "S01E01", "Pilot", "S03E10", "The Rickchurian Mortydate",
+        ] {
             #expect(output.stdout.contains(expected), "missing \(expected)")
         }
         let json = try await system.rnmctl("characters", "show", "1", "--json")
@@ -70,9 +76,12 @@ struct RnmctlTests {
         let university = try await system.rnmctl("universities", "show", "khalifa university")
         #expect(university.stdout.contains("Khalifa University") && university.stdout.contains("Domains:"))
         let refreshed = try await system.rnmctl("universities", "refresh", "--country", "Japan", "--json")
-        #expect(try JSONDecoder().decode(Fresh<UniversityList>.self, from: Data(refreshed.stdout.utf8)).country == "Japan")
+        #expect(
+            try JSONDecoder().decode(Fresh<UniversityList>.self, from: Data(refreshed.stdout.utf8)).country == "Japan")
         let status = try await system.rnmctl("status")
-        #expect(status.stdout.contains("gateway: up") && status.stdout.contains("characters: up") && status.stdout.contains("universities: up"))
+        #expect(
+            status.stdout.contains("gateway: up") && status.stdout.contains("characters: up")
+                && status.stdout.contains("universities: up"))
         let call = try await system.rnmctl("call", "characters.getMany", #"{"ids":[2,1]}"#)
         #expect(call.stdout.contains(#""missingIds":[]"#))
         try await system.stop()
@@ -110,7 +119,8 @@ struct RnmctlTests {
         #expect(output.status == 0)
         let notice = output.stderr.split(separator: "\n")
         #expect(notice.count == 1)
-        #expect(notice.first?.contains("offline") == true && notice.first?.contains("cached at") == true
+        #expect(
+            notice.first?.contains("offline") == true && notice.first?.contains("cached at") == true
                 && notice.first?.contains("503") == true)
         #expect(output.stdout.contains("Rick Sanchez"))
         try await system.stop()
@@ -151,13 +161,17 @@ struct RnmctlTests {
     func protocolAndInternal() async throws {
         struct Failing: RPCHandler {
             func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
-                if request.method == "characters.list" { throw RPCError(.invalidRequest, "invalid request", service: "gateway") }
+                if request.method == "characters.list" {
+                    throw RPCError(.invalidRequest, "invalid request", service: "gateway")
+                }
                 throw RPCError(.internalError, "internal error", service: "gateway")
             }
         }
         let server = try await RunningServer.start(handler: Failing())
-        #expect(try await ChildProcess.run("rnmctl", ["characters", "list", "--socket", server.socketPath]).status == 76)
-        #expect(try await ChildProcess.run("rnmctl", ["characters", "stats", "--socket", server.socketPath]).status == 70)
+        #expect(
+            try await ChildProcess.run("rnmctl", ["characters", "list", "--socket", server.socketPath]).status == 76)
+        #expect(
+            try await ChildProcess.run("rnmctl", ["characters", "stats", "--socket", server.socketPath]).status == 70)
         try await server.stop()
     }
 

@@ -11,11 +11,13 @@ struct RnmctlUsabilityTests {
     @Test("1. global options anywhere on the line, as the README and the healthchecks write them")
     func globalOptionsAnywhere() async throws {
         try await RnmSystem.with { system in
-            let health = try await ChildProcess.run("rnmctl", ["--socket", system.socket(.characters), "--timeout", "2", "call", "characters.health"])
+            let health = try await ChildProcess.run(
+                "rnmctl", ["--socket", system.socket(.characters), "--timeout", "2", "call", "characters.health"])
             #expect(health.status == 0 && health.stdout.contains(#""service":"characters""#), "\(health.stderr)")
             let json = try await system.rnmctl("--json", "characters", "show", "1")
             #expect(json.status == 0, "\(json.stderr)")
-            #expect(try JSONDecoder().decode(Fresh<CharacterDetail>.self, from: Data(json.stdout.utf8)).character.id == 1)
+            #expect(
+                try JSONDecoder().decode(Fresh<CharacterDetail>.self, from: Data(json.stdout.utf8)).character.id == 1)
             let middle = try await system.rnmctl("characters", "--json", "show", "1")
             #expect(middle.status == 0 && middle.stdout.hasPrefix("{"))
         }
@@ -31,10 +33,15 @@ struct RnmctlUsabilityTests {
             let words = command.split(separator: " ").dropFirst().map(String.init)
             let second = try await system.rnmctl(arguments: words + ["--json"])
             let page = try JSONDecoder().decode(Fresh<Page<Character>>.self, from: Data(second.stdout.utf8))
-            #expect(page.page == 2 && !page.items.isEmpty && page.items.allSatisfy { $0.status == "Dead" && $0.gender == "Male" })
-            let withSocket = try await system.rnmctl("--socket", system.gatewaySocket, "locations", "list", "--type", "planet")
-            #expect(withSocket.stdout.contains("next: rnmctl locations list --socket \(system.gatewaySocket) --type planet --page 2"),
-                    "the hint keeps the socket: \(withSocket.stdout.suffix(200))")
+            #expect(
+                page.page == 2 && !page.items.isEmpty
+                    && page.items.allSatisfy { $0.status == "Dead" && $0.gender == "Male" })
+            let withSocket = try await system.rnmctl(
+                "--socket", system.gatewaySocket, "locations", "list", "--type", "planet")
+            #expect(
+                withSocket.stdout.contains(
+                    "next: rnmctl locations list --socket \(system.gatewaySocket) --type planet --page 2"),
+                "the hint keeps the socket: \(withSocket.stdout.suffix(200))")
         }
     }
 
@@ -44,7 +51,9 @@ struct RnmctlUsabilityTests {
             for bad in ["nan", "inf", "1e10", "0", "-1"] {
                 let output = try await system.rnmctl("characters", "list", "--timeout", bad)
                 #expect(output.status == 64, "--timeout \(bad): \(output.status)")
-                #expect(output.stderr.contains("--timeout") && output.stderr.count < 500, "--timeout \(bad): \(output.stderr)")
+                #expect(
+                    output.stderr.contains("--timeout") && output.stderr.count < 500,
+                    "--timeout \(bad): \(output.stderr)")
             }
             // Each upstream request takes 400 ms; the whole sync takes several seconds: a 1.5 s
             // timeout holds only because every progress notification restarts it. (A first sync
@@ -62,12 +71,17 @@ struct RnmctlUsabilityTests {
         try await RnmSystem.with { system in
             let names = RickAndMortyFixtures.records("character").prefix(20).compactMap { $0["name"] as? String }
             for columns in ["80", "40"] {
-                for arguments in [["characters", "list"], ["locations", "list"], ["universities", "list", "--country", "United States"]] {
+                for arguments in [
+                    ["characters", "list"], ["locations", "list"],
+                    ["universities", "list", "--country", "United States"],
+                ] {
                     let output = try await system.rnmctl(arguments: arguments, environment: ["COLUMNS": columns])
                     #expect(output.status == 0)
                     let table = output.stdout.split(separator: "\n").dropLast()
                     let widest = table.map(\.count).max() ?? 0
-                    #expect(widest <= Int(columns)!, "\(arguments.joined(separator: " ")) at \(columns): a line of \(widest)")
+                    #expect(
+                        widest <= Int(columns)!,
+                        "\(arguments.joined(separator: " ")) at \(columns): a line of \(widest)")
                 }
             }
             let list = try await system.rnmctl(arguments: ["characters", "list"], environment: ["COLUMNS": "40"])
@@ -75,7 +89,8 @@ struct RnmctlUsabilityTests {
             for name in names {
                 #expect(name.split(separator: " ").allSatisfy { words.contains(String($0)) }, "\(name) is cut")
             }
-            let wide = try await system.rnmctl(arguments: ["characters", "list", "--wide"], environment: ["COLUMNS": "40"])
+            let wide = try await system.rnmctl(
+                arguments: ["characters", "list", "--wide"], environment: ["COLUMNS": "40"])
             #expect(wide.stdout.contains("LOCATION") && wide.stdout.contains("SPECIES"))
         }
     }
@@ -90,14 +105,19 @@ struct RnmctlUsabilityTests {
             #expect(FileManager.default.contents(atPath: folder + "/2.png") == RickAndMortyFixtures.avatar(2))
             let misnamed = try await system.rnmctl("characters", "image", "2", "-o", system.directory + "/summer.jpeg")
             #expect(misnamed.status == 0 && misnamed.stderr.contains("image/png"))
-            let json = try await system.rnmctl("characters", "image", "3", "-o", system.directory + "/three.png", "--json")
+            let json = try await system.rnmctl(
+                "characters", "image", "3", "-o", system.directory + "/three.png", "--json")
             #expect(json.status == 0 && json.stdout.contains(#""path":"#))
             #expect(FileManager.default.fileExists(atPath: system.directory + "/three.png"))
-            let stdout = try await system.rnmctl(arguments: ["characters", "image", "2", "-o", "-"], currentDirectory: system.directory)
-            #expect(stdout.status == 0 && stdout.stdoutBytes == RickAndMortyFixtures.avatar(2), "the avatar's bytes on stdout")
+            let stdout = try await system.rnmctl(
+                arguments: ["characters", "image", "2", "-o", "-"], currentDirectory: system.directory)
+            #expect(
+                stdout.status == 0 && stdout.stdoutBytes == RickAndMortyFixtures.avatar(2),
+                "the avatar's bytes on stdout")
             #expect(!FileManager.default.fileExists(atPath: system.directory + "/-"))
             let stdoutJSON = try await system.rnmctl("--json", "characters", "image", "2", "-o", "-")
-            #expect(stdoutJSON.stdoutBytes == RickAndMortyFixtures.avatar(2), "with -o - the bytes alone, even with --json")
+            #expect(
+                stdoutJSON.stdoutBytes == RickAndMortyFixtures.avatar(2), "with -o - the bytes alone, even with --json")
             let cannotCreate = try await system.rnmctl("characters", "image", "1", "-o", "/proc/rnm-no-such/x.png")
             #expect(cannotCreate.status == 73, "\(cannotCreate.stderr)")
             let full = try await system.rnmctl("characters", "image", "1", "-o", "/dev/full")
@@ -122,7 +142,9 @@ struct RnmctlUsabilityTests {
         }
     }
 
-    @Test("7. universities: a hint for a country name the upstream does not know, counts for a name filter, the other country")
+    @Test(
+        "7. universities: a hint for a country name the upstream does not know, counts for a name filter, the other country"
+    )
     func universityHints() async throws {
         try await RnmSystem.with { system in
             let uae = try await system.rnmctl("universities", "list", "--country", "UAE")
@@ -149,9 +171,13 @@ struct RnmctlUsabilityTests {
             for expected in ["--json", "--socket", "--timeout", "RNM_GATEWAY_SOCKET", "Examples:"] {
                 #expect(top.stdout.contains(expected), "top-level help lacks \(expected)")
             }
-            for command in [["characters", "list"], ["characters", "show"], ["locations", "list"], ["episodes", "show"],
-                            ["favorites", "add"], ["universities", "list"], ["status"], ["call"]] {
-                #expect(try await system.rnmctl(arguments: command + ["--help"]).stdout.contains("Examples:"), "\(command) help")
+            for command in [
+                ["characters", "list"], ["characters", "show"], ["locations", "list"], ["episodes", "show"],
+                ["favorites", "add"], ["universities", "list"], ["status"], ["call"],
+            ] {
+                #expect(
+                    try await system.rnmctl(arguments: command + ["--help"]).stdout.contains("Examples:"),
+                    "\(command) help")
             }
             let byCode = try await system.rnmctl("episodes", "show", "S01E01")
             #expect(byCode.status == 0 && byCode.stdout.contains("Pilot"), "\(byCode.stderr)")
@@ -166,9 +192,12 @@ struct RnmctlUsabilityTests {
     func longNameWraps() async throws {
         try await RnmSystem.with { system in
             for columns in ["60", "80"] {
-                let output = try await system.rnmctl(arguments: ["characters", "list", "--page", "8"], environment: ["COLUMNS": columns])
+                let output = try await system.rnmctl(
+                    arguments: ["characters", "list", "--page", "8"], environment: ["COLUMNS": columns])
                 let lines = output.stdout.split(separator: "\n")
-                #expect(output.status == 0 && lines.first?.contains("STATUS") == true, "COLUMNS=\(columns): \(output.stdout)")
+                #expect(
+                    output.status == 0 && lines.first?.contains("STATUS") == true,
+                    "COLUMNS=\(columns): \(output.stdout)")
                 #expect(lines.dropLast().allSatisfy { $0.count <= Int(columns)! }, "COLUMNS=\(columns)")
                 #expect(output.stdout.contains("Hole in the Wall") && output.stdout.contains("See it All"), "never cut")
             }
@@ -188,29 +217,41 @@ struct RnmctlUsabilityTests {
             #expect(zero.status == 64 && zero.stderr.contains("<id> must be from 1"), "\(zero.stderr)")
             // A negative number is a value, not an option, wherever it is.
             let negative = try await system.rnmctl("characters", "show", "-1")
-            #expect(negative.status == 64 && negative.stderr.contains("<id> must be from 1") && negative.stderr.contains("-1"), "\(negative.stderr)")
+            #expect(
+                negative.status == 64 && negative.stderr.contains("<id> must be from 1")
+                    && negative.stderr.contains("-1"), "\(negative.stderr)")
             let negativePage = try await system.rnmctl("characters", "list", "--page", "-2", "--json")
             #expect(negativePage.status == 64 && negativePage.stderr.contains("page"), "\(negativePage.stderr)")
-            for arguments in [["characters", "show", "9999", "--json"], ["characters", "show", "abc", "--json"],
-                              ["characters", "list", "--page", "0", "--json"], ["call", "nope.nope", "--json"],
-                              ["--json", "charcters", "list"], ["characters", "list", "--timeout", "0", "--json"]] {
+            for arguments in [
+                ["characters", "show", "9999", "--json"], ["characters", "show", "abc", "--json"],
+                ["characters", "list", "--page", "0", "--json"], ["call", "nope.nope", "--json"],
+                ["--json", "charcters", "list"], ["characters", "list", "--timeout", "0", "--json"],
+            ] {
                 let output = try await system.rnmctl(arguments: arguments)
                 let shape = try? JSONSerialization.jsonObject(with: Data(output.stderr.utf8)) as? [String: Any]
                 let error = shape?["error"] as? [String: Any]
-                #expect(error?["message"] is String && error?["data"] is [String: Any] && error?.keys.contains("code") == true,
-                        "\(arguments): \(output.stderr)")
-                #expect((shape?["exitCode"] as? Int).map(Int32.init) == output.status && output.status != 0, "\(arguments)")
+                #expect(
+                    error?["message"] is String && error?["data"] is [String: Any]
+                        && error?.keys.contains("code") == true,
+                    "\(arguments): \(output.stderr)")
+                #expect(
+                    (shape?["exitCode"] as? Int).map(Int32.init) == output.status && output.status != 0, "\(arguments)")
             }
             let past = try await system.rnmctl("characters", "list", "--page", "26")
-            #expect(past.status == 66 && past.stderr.contains("--page 25") && !past.stdout.contains("page 26 of 25"), "\(past.stderr)")
+            #expect(
+                past.status == 66 && past.stderr.contains("--page 25") && !past.stdout.contains("page 26 of 25"),
+                "\(past.stderr)")
             _ = try await system.rnmctl("favorites", "add", "4")
             #expect(try await system.rnmctl("favorites", "list").stdout.contains("1 favorite\n"))
         }
     }
 
-    @Test("10. a man page made from the command definitions, and completions that offer --status and --gender values and files for -o")
+    @Test(
+        "10. a man page made from the command definitions, and completions that offer --status and --gender values and files for -o"
+    )
     func completions() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let man = try String(contentsOf: root.appendingPathComponent("docs/man/rnmctl.1"), encoding: .utf8)
         #expect(man.contains("Generated by swift-argument-parser"))
         for command in ["characters", "locations", "episodes", "favorites", "universities", "status", "call"] {
@@ -224,15 +265,22 @@ struct RnmctlUsabilityTests {
         #expect(bash.stdout.contains("'--output'|'-o')"))
     }
 
-    @Test("every rnmctl command line in README.md, and every healthcheck in docker-compose.yml, succeeds: online, and offline after a sync")
+    @Test(
+        "every rnmctl command line in README.md, and every healthcheck in docker-compose.yml, succeeds: online, and offline after a sync"
+    )
     func documentedCommands() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let compose = try String(contentsOf: root.appendingPathComponent("docker-compose.yml"), encoding: .utf8)
         try await RnmSystem.with { system in
-            let sockets = ["/tmp/rnm/universities.sock": system.socket(.universities), "/tmp/rnm/characters.sock": system.socket(.characters),
-                           "/run/rnm/universities.sock": system.socket(.universities), "/run/rnm/characters.sock": system.socket(.characters),
-                           "/run/rnm/gateway.sock": system.gatewaySocket]
+            let sockets = [
+                "/tmp/rnm/universities.sock": system.socket(.universities),
+                "/tmp/rnm/characters.sock": system.socket(.characters),
+                "/run/rnm/universities.sock": system.socket(.universities),
+                "/run/rnm/characters.sock": system.socket(.characters),
+                "/run/rnm/gateway.sock": system.gatewaySocket,
+            ]
             var commands = DocumentedCommands.readme(readme)
             commands += DocumentedCommands.healthchecks(compose)
             #expect(commands.count >= 25, "found \(commands.count) command lines")
@@ -241,7 +289,9 @@ struct RnmctlUsabilityTests {
             for command in commands {
                 let arguments = command.map { sockets[$0] ?? $0 }
                 let output = try await system.rnmctl(arguments: arguments, currentDirectory: workdir)
-                #expect(output.status == 0, "rnmctl \(command.joined(separator: " ")): exit \(output.status): \(output.stderr.prefix(300))")
+                #expect(
+                    output.status == 0,
+                    "rnmctl \(command.joined(separator: " ")): exit \(output.status): \(output.stderr.prefix(300))")
             }
             // After both syncs, with the network gone, every one of them still answers (but the
             // syncs themselves, which need the upstream).
@@ -252,7 +302,10 @@ struct RnmctlUsabilityTests {
             for command in commands where !command.contains("sync") {
                 let arguments = command.map { sockets[$0] ?? $0 }
                 let output = try await system.rnmctl(arguments: arguments, currentDirectory: workdir)
-                #expect(output.status == 0, "offline: rnmctl \(command.joined(separator: " ")): exit \(output.status): \(output.stderr.prefix(300))")
+                #expect(
+                    output.status == 0,
+                    "offline: rnmctl \(command.joined(separator: " ")): exit \(output.status): \(output.stderr.prefix(300))"
+                )
             }
         }
     }
@@ -284,7 +337,8 @@ enum DocumentedCommands {
             guard let start = line.range(of: "test: [") else { return nil }
             let json = "[" + line[start.upperBound...]
             guard let array = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String],
-                  array.starts(with: ["CMD", "rnmctl"]) else { return nil }
+                array.starts(with: ["CMD", "rnmctl"])
+            else { return nil }
             return Array(array.dropFirst(2))
         }
     }

@@ -14,10 +14,17 @@ extension FaultSuite.Hardening {
             let client = try await system.connect()
             _ = try await client.call(RPCMethods.universitiesList, .init(country: "United States"))
             let started = ContinuousClock.now
-            let names = [String(repeating: "x", count: 100_000), String(repeating: "y", count: 100_000),
-                         String(repeating: "u", count: Defaults.maxParamBytes), String(repeating: "v", count: Defaults.maxParamBytes)]
+            let names = [
+                String(repeating: "x", count: 100_000), String(repeating: "y", count: 100_000),
+                String(repeating: "u", count: Defaults.maxParamBytes),
+                String(repeating: "v", count: Defaults.maxParamBytes),
+            ]
             let attempts = names.map { name in
-                Task { await rpcError { try await client.call(RPCMethods.universitiesGet, .init(name: name, country: "United States")) } }
+                Task {
+                    await rpcError {
+                        try await client.call(RPCMethods.universitiesGet, .init(name: name, country: "United States"))
+                    }
+                }
             }
             let healthStarted = ContinuousClock.now
             _ = try await client.call(RPCMethods.universitiesHealth, NoParams(), timeout: .seconds(1))
@@ -25,15 +32,22 @@ extension FaultSuite.Hardening {
             var codes: [Int] = []
             for attempt in attempts { codes.append(await attempt.value?.code.rawValue ?? 0) }
             let answered = ContinuousClock.now - started
-            #expect(codes == [-32602, -32602, -32001, -32001], "too long: invalid params; at the limit: not found with suggestions")
+            #expect(
+                codes == [-32602, -32602, -32001, -32001],
+                "too long: invalid params; at the limit: not found with suggestions")
             #expect(answered < .seconds(2))
             #expect(health < .seconds(1))
-            FaultReport.record("9. huge names", "100 KB names: -32602; \(Defaults.maxParamBytes)-byte names: -32001 with suggestions; all answered in \(ms(answered)); health in \(ms(health))")
+            FaultReport.record(
+                "9. huge names",
+                "100 KB names: -32602; \(Defaults.maxParamBytes)-byte names: -32001 with suggestions; all answered in \(ms(answered)); health in \(ms(health))"
+            )
             await client.close()
         }
     }
 
-    @Test("filters cannot collide in the cache: name \"rick&status=dead\" is not name rick with status dead, online or offline")
+    @Test(
+        "filters cannot collide in the cache: name \"rick&status=dead\" is not name rick with status dead, online or offline"
+    )
     func collidingFilters() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
             let client = try await system.connect()
@@ -47,12 +61,17 @@ extension FaultSuite.Hardening {
             system.characterUpstream.fault = .down
             let refreshed = try await client.call(RPCMethods.charactersRefresh, .init(name: "rick", status: "dead"))
             #expect(refreshed.count == expected && refreshed.freshness.stale)
-            FaultReport.record("9. colliding filters", "\"rick&status=dead\": \(tricky.count); rick + dead: \(real.count) (fixtures: \(expected)), also offline")
+            FaultReport.record(
+                "9. colliding filters",
+                "\"rick&status=dead\": \(tricky.count); rick + dead: \(real.count) (fixtures: \(expected)), also offline"
+            )
             await client.close()
         }
     }
 
-    @Test("the upstream stays the upstream: a redirect to another host is not followed (0 requests reach it, nothing cached); a body over the limit is abandoned")
+    @Test(
+        "the upstream stays the upstream: a redirect to another host is not followed (0 requests reach it, nothing cached); a body over the limit is abandoned"
+    )
     func redirectToAnotherHost() async throws {
         let trap = try await TestUpstream.start(host: "127.0.0.2") { _ in .json(#"{"id":1,"name":"Evil Rick"}"#) }
         try await RnmSystem.with(settings: ["RNM_UPSTREAM_MAX_BYTES": "65536"]) { system in
@@ -68,29 +87,36 @@ extension FaultSuite.Hardening {
             // A redirect within the same host is still followed.
             let sameHost = system.characterUpstream.baseURL
             system.characterFixtures.override = { request in
-                request.path == "/api/character/avatar/1.jpeg" ? .redirect(to: sameHost + "/api/character/avatar/2.jpeg") : nil
+                request.path == "/api/character/avatar/1.jpeg"
+                    ? .redirect(to: sameHost + "/api/character/avatar/2.jpeg") : nil
             }
             let followed = try await client.call(RPCMethods.charactersImage, IDParams(id: 1))
             #expect(Data(base64Encoded: followed.bytes) == RickAndMortyFixtures.avatar(2))
             // A body over RNM_UPSTREAM_MAX_BYTES.
             let big = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 100_000)
             system.characterFixtures.override = { request in
-                request.path.hasSuffix("/avatar/8.jpeg") ? UpstreamResponse(status: 200, contentType: "image/png", body: big) : nil
+                request.path.hasSuffix("/avatar/8.jpeg")
+                    ? UpstreamResponse(status: 200, contentType: "image/png", body: big) : nil
             }
             let tooBig = await rpcError { try await client.call(RPCMethods.charactersImage, IDParams(id: 8)) }
-            #expect(tooBig?.code == .upstreamUnavailable && tooBig?.message.contains("larger than 65536") == true,
-                    "\(String(describing: tooBig))")
+            #expect(
+                tooBig?.code == .upstreamUnavailable && tooBig?.message.contains("larger than 65536") == true,
+                "\(String(describing: tooBig))")
             await client.close()
             let rows = try await DatabaseQueue(path: system.database(.characters)).read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM character WHERE id = 1") ?? 0
             }
             #expect(rows == 0, "nothing cached from the redirect")
-            FaultReport.record("9. redirect", "to 127.0.0.2: \(error?.message ?? ""); \(trap.requestCount) requests reached it; same-host redirect followed")
+            FaultReport.record(
+                "9. redirect",
+                "to 127.0.0.2: \(error?.message ?? ""); \(trap.requestCount) requests reached it; same-host redirect followed"
+            )
         }
         await trap.stop()
     }
 
-    @Test("300 distinct 30 KB names do not grow the cache; filtered pages are evicted least recently used past the bound")
+    @Test(
+        "300 distinct 30 KB names do not grow the cache; filtered pages are evicted least recently used past the bound")
     func boundedCache() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_LIST_PAGES": "50"]) { system in
             let client = try await system.connect()
@@ -108,12 +134,17 @@ extension FaultSuite.Hardening {
             #expect(grown <= 2 << 20, "database + WAL grew \(grown) bytes")
             for index in 0..<120 { _ = try await client.call(RPCMethods.charactersList, .init(name: "zz\(index)")) }
             let (filtered, unfiltered) = try await DatabaseQueue(path: path).read { db in
-                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listPage WHERE filterKey != ''") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listPage WHERE filterKey = ''") ?? 0)
+                (
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listPage WHERE filterKey != ''") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listPage WHERE filterKey = ''") ?? 0
+                )
             }
             #expect(filtered <= 50)
             #expect(unfiltered == 1, "the unfiltered page (the mirror) is never evicted")
-            FaultReport.record("9. bounded cache", "300 × 30 KB names refused; database + WAL grew \(grown) bytes; 120 filters stored → \(filtered) filtered pages kept (bound 50)")
+            FaultReport.record(
+                "9. bounded cache",
+                "300 × 30 KB names refused; database + WAL grew \(grown) bytes; 120 filters stored → \(filtered) filtered pages kept (bound 50)"
+            )
             await client.close()
         }
     }
@@ -131,10 +162,14 @@ extension FaultSuite.Hardening {
             system.characterUpstream.fault = .down
             let offline = try await client.call(RPCMethods.charactersRefresh, .init(page: past, name: "rick"))
             for answer in [online, again, offline] {
-                #expect(answer.items.isEmpty && answer.count == first.count && answer.pages == first.pages, "\(answer.count)/\(answer.pages)")
+                #expect(
+                    answer.items.isEmpty && answer.count == first.count && answer.pages == first.pages,
+                    "\(answer.count)/\(answer.pages)")
             }
             #expect(offline.freshness.stale)
-            FaultReport.record("9. past-the-end totals", "page \(past) of \"rick\": \(first.count) items in \(first.pages) pages, fresh, cached and offline")
+            FaultReport.record(
+                "9. past-the-end totals",
+                "page \(past) of \"rick\": \(first.count) items in \(first.pages) pages, fresh, cached and offline")
             await client.close()
         }
     }
@@ -151,7 +186,9 @@ extension FaultSuite.Hardening {
             #expect(offline.missingIds.isEmpty)
             #expect(offline.uncheckedIds == [450])
             #expect(offline.freshness.stale)
-            FaultReport.record("9. getMany offline", "[1,2,450] with the upstream down: items [1,2], missingIds [], uncheckedIds [450], stale")
+            FaultReport.record(
+                "9. getMany offline",
+                "[1,2,450] with the upstream down: items [1,2], missingIds [], uncheckedIds [450], stale")
             await client.close()
         }
     }
@@ -163,7 +200,10 @@ extension FaultSuite.Hardening {
             let cases: [(String, Int?, String?)] = [
                 (#"{"jsonrpc":"\u0032.0","id":1,"method":"gateway.health"}"#, nil, nil),
                 (#"{"jsonrpc":"2.0","id":2,"method":"characters.list","params":{"page":1.5}}"#, -32602, "\"page\""),
-                (#"{"jsonrpc":"2.0","id":3,"method":"characters.list","params":{"page":100000000000}}"#, -32602, "\"page\""),
+                (
+                    #"{"jsonrpc":"2.0","id":3,"method":"characters.list","params":{"page":100000000000}}"#, -32602,
+                    "\"page\""
+                ),
                 (#"{"jsonrpc":"2.0","id":4,"method":"characters.get","params":{"id":1e30}}"#, -32602, "\"id\""),
                 (#"{"jsonrpc":"2.0","id":5,"method":"characters.get","params":{"id":99999999999}}"#, -32602, "\"id\""),
                 (#"{"jsonrpc":"2.0","id":6,"method":"characters.getMany","params":{"ids":[1,2.5]}}"#, -32602, "\"ids"),
@@ -173,12 +213,16 @@ extension FaultSuite.Hardening {
                 let reply = try await connection.next(seconds: 10)
                 if let code {
                     #expect(reply?.errorCode == code, "\(request): \(String(describing: reply?.rpcError))")
-                    #expect(reply?.rpcError?.message.contains(field ?? "") == true, "\(request): \(reply?.rpcError?.message ?? "")")
+                    #expect(
+                        reply?.rpcError?.message.contains(field ?? "") == true,
+                        "\(request): \(reply?.rpcError?.message ?? "")")
                 } else {
                     #expect(reply?.result != nil, "\(request): \(String(describing: reply?.rpcError))")
                 }
             }
-            FaultReport.record("9. param edges", "escaped jsonrpc accepted; fractional and out-of-range page/id: -32602 naming the field")
+            FaultReport.record(
+                "9. param edges",
+                "escaped jsonrpc accepted; fractional and out-of-range page/id: -32602 naming the field")
             connection.close()
         }
     }

@@ -20,7 +20,9 @@ extension FaultSuite {
                 let others = (1...5).map { id in
                     Task { try await bystander.call(RPCMethods.charactersGet, IDParams(id: id)).character.id }
                 }
-                try await waitUntil(10, "the bystander's requests reach the upstream") { system.characterUpstream.requestCount >= 1 }
+                try await waitUntil(10, "the bystander's requests reach the upstream") {
+                    system.characterUpstream.requestCount >= 1
+                }
                 let attacker = try await RawConnection(socketPath: system.gatewaySocket)
                 let method = "characters." + String(repeating: "a", count: Defaults.maxFrameBytes - 200)
                 try await attacker.send(#"{"jsonrpc":"2.0","id":1,"method":"\#(method)"}"#)
@@ -31,13 +33,17 @@ extension FaultSuite {
                 var served: [Int] = []
                 for task in others { served.append(try await task.value) }
                 #expect(served == [1, 2, 3, 4, 5], "every request in flight from the other client succeeded")
-                FaultReport.record("9. 1 MiB method name", "error of \(message.utf8.count) bytes; 5/5 of another client's requests in flight succeeded")
+                FaultReport.record(
+                    "9. 1 MiB method name",
+                    "error of \(message.utf8.count) bytes; 5/5 of another client's requests in flight succeeded")
                 attacker.close()
                 await bystander.close()
             }
         }
 
-        @Test("a request of exactly the frame limit that re-labelling would push over is refused alone; the link survives")
+        @Test(
+            "a request of exactly the frame limit that re-labelling would push over is refused alone; the link survives"
+        )
         func relabelledMaximalFrame() async throws {
             try await RnmSystem.with { system in
                 let client = try await system.connect()
@@ -60,7 +66,10 @@ extension FaultSuite {
                 #expect(served == Array(20...24))
                 let health = try await client.call(RPCMethods.gatewayHealth, NoParams())
                 #expect(health.services["characters"]?.status == "up")
-                FaultReport.record("9. re-labelled maximal frame", "-32006 for that request alone (\(reply?.rpcError?.message.prefix(80) ?? "")…); 5/5 others in flight succeeded")
+                FaultReport.record(
+                    "9. re-labelled maximal frame",
+                    "-32006 for that request alone (\(reply?.rpcError?.message.prefix(80) ?? "")…); 5/5 others in flight succeeded"
+                )
                 attacker.close()
                 await client.close()
             }
@@ -85,8 +94,10 @@ extension FaultSuite {
                 #expect(during - before <= 64 << 20, "RSS \(megabytes(before)) → \(megabytes(during))")
                 #expect(after - before <= 64 << 20, "RSS after the client left: \(megabytes(after))")
                 #expect(latency < .seconds(1))
-                FaultReport.record("9. invalid frames never read",
-                                   "\(sent) of 2,000,000 frames accepted before the Gateway stopped reading; Gateway RSS \(megabytes(before)) → \(megabytes(during)) → \(megabytes(after)) after; another client's cached get in \(ms(latency))")
+                FaultReport.record(
+                    "9. invalid frames never read",
+                    "\(sent) of 2,000,000 frames accepted before the Gateway stopped reading; Gateway RSS \(megabytes(before)) → \(megabytes(during)) → \(megabytes(after)) after; another client's cached get in \(ms(latency))"
+                )
             }
         }
 
@@ -100,13 +111,16 @@ extension FaultSuite {
                     for batch in 0..<60 {
                         var bytes: [UInt8] = []
                         for index in 0..<100 {
-                            let payload = #"{"jsonrpc":"2.0","method":"characters.refresh","params":{"name":"n\#(batch * 100 + index)"}}"#
+                            let payload =
+                                #"{"jsonrpc":"2.0","method":"characters.refresh","params":{"name":"n\#(batch * 100 + index)"}}"#
                             bytes += frameBytes(Array(payload.utf8))
                         }
                         try await attacker.sendRaw(bytes)
                     }
                 }
-                try await waitUntil(10, "the flood reaches the upstream") { system.characterUpstream.requestCount >= 50 }
+                try await waitUntil(10, "the flood reaches the upstream") {
+                    system.characterUpstream.requestCount >= 50
+                }
                 var slowest = Duration.zero
                 let client = try await system.connect()
                 for _ in 0..<10 {
@@ -120,7 +134,10 @@ extension FaultSuite {
                 flood.cancel()
                 attacker.close()
                 await client.close()
-                FaultReport.record("9. 6,000 notifications", "slowest cached get or health of another client: \(ms(slowest)); \(upstreamRequests) refreshes had reached the upstream meanwhile")
+                FaultReport.record(
+                    "9. 6,000 notifications",
+                    "slowest cached get or health of another client: \(ms(slowest)); \(upstreamRequests) refreshes had reached the upstream meanwhile"
+                )
             }
         }
 
@@ -132,7 +149,10 @@ extension FaultSuite {
                 #expect(states.count > 2000)
                 let before = system.residentBytes(.gateway) ?? 0
                 var attackers: [BlockingSocket] = []
-                let request = frameBytes(Array(#"{"jsonrpc":"2.0","id":1,"method":"universities.list","params":{"country":"United States"}}"#.utf8))
+                let request = frameBytes(
+                    Array(
+                        #"{"jsonrpc":"2.0","id":1,"method":"universities.list","params":{"country":"United States"}}"#
+                            .utf8))
                 for _ in 0..<4 {
                     let socket = try BlockingSocket(path: system.gatewaySocket)
                     _ = socket.send(request, times: 320, stallSeconds: 3)
@@ -150,24 +170,31 @@ extension FaultSuite {
                 for socket in attackers { socket.close() }
                 #expect(peak - before <= 64 << 20, "RSS \(megabytes(before)) → peak \(megabytes(peak))")
                 #expect(latency < .seconds(1))
-                FaultReport.record("9. large replies never read", "4 × 320 requests for \(states.count) universities: Gateway RSS \(megabytes(before)) → peak \(megabytes(peak)); another client's cached get in \(ms(latency))")
+                FaultReport.record(
+                    "9. large replies never read",
+                    "4 × 320 requests for \(states.count) universities: Gateway RSS \(megabytes(before)) → peak \(megabytes(peak)); another client's cached get in \(ms(latency))"
+                )
                 await client.close()
             }
         }
 
-        @Test("an avatar too big for one reply is a clear error for that request; the link and others' requests survive")
+        @Test(
+            "an avatar too big for one reply is a clear error for that request; the link and others' requests survive")
         func hugeAvatar() async throws {
             try await RnmSystem.with { system in
                 let huge = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 900_000)
                 system.characterFixtures.override = { request in
-                    request.path.hasSuffix("/avatar/7.jpeg") ? UpstreamResponse(status: 200, contentType: "image/png", body: huge) : nil
+                    request.path.hasSuffix("/avatar/7.jpeg")
+                        ? UpstreamResponse(status: 200, contentType: "image/png", body: huge) : nil
                 }
                 system.characterUpstream.latency = .milliseconds(300)
                 let client = try await system.connect()
                 let others = (1...5).map { id in
                     Task { try await client.call(RPCMethods.charactersGet, IDParams(id: id)).character.id }
                 }
-                let error = await rpcError { try await client.call(RPCMethods.charactersImage, IDParams(id: 7), timeout: .seconds(10)) }
+                let error = await rpcError {
+                    try await client.call(RPCMethods.charactersImage, IDParams(id: 7), timeout: .seconds(10))
+                }
                 #expect(error?.code == .tooLarge, "\(String(describing: error))")
                 #expect(error?.message.contains("characters.image") == true)
                 var served: [Int] = []
@@ -175,7 +202,8 @@ extension FaultSuite {
                 #expect(served == [1, 2, 3, 4, 5])
                 let image = try await client.call(RPCMethods.charactersImage, IDParams(id: 1))
                 #expect(image.contentType.hasPrefix("image/"))
-                FaultReport.record("9. 900 KB avatar", "\(error?.message ?? "no error"); 5/5 others succeeded, the link kept")
+                FaultReport.record(
+                    "9. 900 KB avatar", "\(error?.message ?? "no error"); 5/5 others succeeded, the link kept")
                 await client.close()
             }
         }

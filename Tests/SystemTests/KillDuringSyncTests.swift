@@ -10,7 +10,9 @@ extension FaultSuite {
     struct KillDuringSync {
         static let kills = 20
 
-        @Test("kill -9 during characters.sync, 20 times at random moments: integrity_check is ok every time and no cached row disappears")
+        @Test(
+            "kill -9 during characters.sync, 20 times at random moments: integrity_check is ok every time and no cached row disappears"
+        )
         func killDuringSync() async throws {
             var random = SeededRandom.fromEnvironment()
             let system = try await RnmSystem.start(roles: [.characters])
@@ -41,8 +43,10 @@ extension FaultSuite {
                 if round < Self.kills { try await system.restart(.characters) }
             }
             let rows = try DatabaseSnapshot.read(database).rowCount
-            FaultReport.record("4. kill -9 during sync",
-                               "\(Self.kills) kills (\(midSync) mid-sync, seed \(random.seed)); integrity_check ok \(checks.filter { $0 == "ok" }.count)/\(Self.kills); no row lost; \(rows) rows at the end")
+            FaultReport.record(
+                "4. kill -9 during sync",
+                "\(Self.kills) kills (\(midSync) mid-sync, seed \(random.seed)); integrity_check ok \(checks.filter { $0 == "ok" }.count)/\(Self.kills); no row lost; \(rows) rows at the end"
+            )
             try await system.stop()
         }
     }
@@ -59,7 +63,9 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     static func fromEnvironment() -> SeededRandom {
-        SeededRandom(seed: ProcessInfo.processInfo.environment["RNM_FAULT_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max)))
+        SeededRandom(
+            seed: ProcessInfo.processInfo.environment["RNM_FAULT_SEED"].flatMap(UInt64.init)
+                ?? UInt64.random(in: 1...UInt64(UInt32.max)))
     }
 
     mutating func next() -> UInt64 {

@@ -15,18 +15,27 @@ extension FaultSuite {
             var queries: [(String, [String: String])] = []
             for page in 1...3 { queries.append(("character", ["page": "\(page)"])) }
             queries += [
-                ("character", ["name": "rick"]), ("character", ["name": "RICK", "page": "2"]), ("character", ["name": "Rick", "page": "5"]),
-                ("character", ["status": "dead"]), ("character", ["status": "alive", "page": "8"]), ("character", ["status": "unknown"]),
-                ("character", ["species": "Alien"]), ("character", ["species": "alien", "page": "3"]), ("character", ["species": "Mythological"]),
-                ("character", ["type": "Parasite"]), ("character", ["type": "(", "page": "1"]), ("character", ["gender": "male"]),
-                ("character", ["gender": "female"]), ("character", ["gender": "female", "page": "4"]), ("character", ["gender": "genderless"]),
+                ("character", ["name": "rick"]), ("character", ["name": "RICK", "page": "2"]),
+                ("character", ["name": "Rick", "page": "5"]),
+                ("character", ["status": "dead"]), ("character", ["status": "alive", "page": "8"]),
+                ("character", ["status": "unknown"]),
+                ("character", ["species": "Alien"]), ("character", ["species": "alien", "page": "3"]),
+                ("character", ["species": "Mythological"]),
+                ("character", ["type": "Parasite"]), ("character", ["type": "(", "page": "1"]),
+                ("character", ["gender": "male"]),
+                ("character", ["gender": "female"]), ("character", ["gender": "female", "page": "4"]),
+                ("character", ["gender": "genderless"]),
                 ("character", ["name": "morty", "status": "alive", "gender": "male"]), ("character", ["name": "mr."]),
                 ("character", ["name": "-"]), ("character", ["name": "zzz-nothing"]), ("character", ["page": "26"]),
                 ("character", ["name": "smith", "page": "9"]),
-                ("location", ["page": "2"]), ("location", ["name": "earth"]), ("location", ["type": "planet", "page": "2"]),
-                ("location", ["dimension": "c-137"]), ("location", ["dimension": "Replacement"]), ("location", ["name": "("]),
-                ("episode", ["episode": "S03"]), ("episode", ["name": "rick"]), ("episode", ["page": "2"]), ("episode", ["episode": "s01e1"]),
-                ("episode", ["name": "."]), ("character", ["type": "male"]), ("character", ["species": "male", "status": "alive"]),
+                ("location", ["page": "2"]), ("location", ["name": "earth"]),
+                ("location", ["type": "planet", "page": "2"]),
+                ("location", ["dimension": "c-137"]), ("location", ["dimension": "Replacement"]),
+                ("location", ["name": "("]),
+                ("episode", ["episode": "S03"]), ("episode", ["name": "rick"]), ("episode", ["page": "2"]),
+                ("episode", ["episode": "s01e1"]),
+                ("episode", ["name": "."]), ("character", ["type": "male"]),
+                ("character", ["species": "male", "status": "alive"]),
             ]
             return queries
         }()
@@ -42,7 +51,8 @@ extension FaultSuite {
                     guard name != "page" else { return true }
                     let field = (record[fields[name] ?? name] as? String ?? "").lowercased()
                     let wanted = value.lowercased()
-                    return resource == "character" && wanted.hasPrefix("male") ? field.hasPrefix(wanted) : field.contains(wanted)
+                    return resource == "character" && wanted.hasPrefix("male")
+                        ? field.hasPrefix(wanted) : field.contains(wanted)
                 }
             }
             let ids = matching.compactMap { $0["id"] as? Int }
@@ -66,13 +76,18 @@ extension FaultSuite {
         }
 
         static func call(_ client: RPCClient, _ resource: String, _ params: [String: String]) async throws -> Envelope {
-            var json = params.map { key, value in key == "page" ? "\"page\":\(value)" : "\"\(key)\":\(JSONText.quoted(value))" }
+            var json = params.map { key, value in
+                key == "page" ? "\"page\":\(value)" : "\"\(key)\":\(JSONText.quoted(value))"
+            }
             json.sort()
-            return try await client.call(method: "\(resource)s.list", params: ByteBuffer(string: "{" + json.joined(separator: ",") + "}"),
-                                         timeout: .seconds(10))
+            return try await client.call(
+                method: "\(resource)s.list", params: ByteBuffer(string: "{" + json.joined(separator: ",") + "}"),
+                timeout: .seconds(10))
         }
 
-        @Test("with the upstream stopped after a sync, 30+ list queries answer exactly as the upstream would, stale with the reason; records, avatars and universities too")
+        @Test(
+            "with the upstream stopped after a sync, 30+ list queries answer exactly as the upstream would, stale with the reason; records, avatars and universities too"
+        )
         func answersLikeTheUpstream() async throws {
             try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0"]) { system in
                 let client = try await system.connect()
@@ -85,12 +100,17 @@ extension FaultSuite {
                 let everyPage = (1...9).map { ("character", ["status": "dead", "page": "\($0)"]) }
                 for (resource, params) in Self.queries + everyPage {
                     let reply = try await Self.call(client, resource, params)
-                    let result = try #require(reply.result, "\(resource) \(params): \(String(describing: reply.rpcError))")
+                    let result = try #require(
+                        reply.result, "\(resource) \(params): \(String(describing: reply.rpcError))")
                     let page = try JSONCoding.decode(Fresh<Page<Identified>>.self, from: result)
                     let expected = Self.expected(resource, params)
                     #expect(page.items.map(\.id) == expected.ids, "\(resource) \(params)")
-                    #expect(page.count == expected.count && page.pages == expected.pages, "\(resource) \(params): \(page.count)/\(page.pages)")
-                    #expect(page.freshness.stale && page.freshness.upstreamError != nil, "\(resource) \(params) says stale, with the reason")
+                    #expect(
+                        page.count == expected.count && page.pages == expected.pages,
+                        "\(resource) \(params): \(page.count)/\(page.pages)")
+                    #expect(
+                        page.freshness.stale && page.freshness.upstreamError != nil,
+                        "\(resource) \(params) says stale, with the reason")
                 }
                 let rick = try await client.call(RPCMethods.charactersGet, IDParams(id: 1))
                 #expect(rick.character.name == "Rick Sanchez" && rick.episodes.count == 31)
@@ -106,20 +126,31 @@ extension FaultSuite {
                 #expect(avatarsMatching == 493, "every avatar, byte for byte")
                 for country in ["Japan", "France", "Brazil"] {
                     let list = try await client.call(RPCMethods.universitiesList, .init(country: country))
-                    #expect(list.items.map(\.name) == UniversityFixtures.records(country: country).map { $0["name"] as! String }, "\(country)")
+                    #expect(
+                        list.items.map(\.name)
+                            == UniversityFixtures.records(country: country).map { $0["name"] as! String }, "\(country)")
                     #expect(list.freshness.stale)
                 }
                 let search = try await client.call(RPCMethods.universitiesList, .init(name: "tokyo"))
-                let expectedNames = UniversityFixtures.world.filter { ($0["name"] as! String).lowercased().contains("tokyo") }.map { $0["name"] as! String }
-                #expect(search.country == allCountries && Set(search.items.map(\.name)) == Set(expectedNames) && search.count == expectedNames.count)
+                let expectedNames = UniversityFixtures.world.filter {
+                    ($0["name"] as! String).lowercased().contains("tokyo")
+                }.map { $0["name"] as! String }
+                #expect(
+                    search.country == allCountries && Set(search.items.map(\.name)) == Set(expectedNames)
+                        && search.count == expectedNames.count)
                 let health = try await client.call(RPCMethods.charactersHealth, NoParams())
                 #expect(health.mirror?.complete == true && health.mirror?.records == 493 + 76 + 31)
-                FaultReport.record("10. offline", "\(Self.queries.count) list queries with the upstream stopped: items, order, count and pages as the upstream's rules give, each stale with the reason; get, getMany, locations, episodes, all 493 avatars byte for byte, 3 countries and a name search across \(search.count) universities answered offline")
+                FaultReport.record(
+                    "10. offline",
+                    "\(Self.queries.count) list queries with the upstream stopped: items, order, count and pages as the upstream's rules give, each stale with the reason; get, getMany, locations, episodes, all 493 avatars byte for byte, 3 countries and a name search across \(search.count) universities answered offline"
+                )
                 await client.close()
             }
         }
 
-        @Test("a fresh mirror answers 50 mixed reads with 0 upstream requests; a sync killed half way keeps the previous mirror")
+        @Test(
+            "a fresh mirror answers 50 mixed reads with 0 upstream requests; a sync killed half way keeps the previous mirror"
+        )
         func freshMirrorAndInterruptedSync() async throws {
             try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
                 var client = try await system.connect()
@@ -133,22 +164,33 @@ extension FaultSuite {
                     _ = try await client.call(RPCMethods.charactersGet, IDParams(id: index * 40 + 1))
                     _ = try await client.call(RPCMethods.charactersGetMany, IDsParams(ids: [index + 1, index + 100]))
                     _ = try await client.call(RPCMethods.charactersImage, IDParams(id: index * 7 + 1))
-                    _ = index.isMultiple(of: 2) ? try await client.call(RPCMethods.charactersStats, NoParams()).total
-                                                : try await client.call(RPCMethods.locationsGet, IDParams(id: index + 1)).location.id
+                    _ =
+                        index.isMultiple(of: 2)
+                        ? try await client.call(RPCMethods.charactersStats, NoParams()).total
+                        : try await client.call(RPCMethods.locationsGet, IDParams(id: index + 1)).location.id
                     reads += 5
                 }
                 #expect(reads == 50)
                 // Ids past the mirror do not exist: known without the upstream.
-                #expect(await rpcError { try await client.call(RPCMethods.charactersGet, IDParams(id: 9999)) }?.code == .notFound)
+                #expect(
+                    await rpcError { try await client.call(RPCMethods.charactersGet, IDParams(id: 9999)) }?.code
+                        == .notFound)
                 let beyond = try await client.call(RPCMethods.charactersGetMany, IDsParams(ids: [1, 9999]))
                 #expect(beyond.missingIds == [9999] && beyond.uncheckedIds.isEmpty)
-                #expect(system.characterUpstream.requestCount == 0, "upstream requests: \(system.characterUpstream.requests.prefix(3).map(\.target))")
+                #expect(
+                    system.characterUpstream.requestCount == 0,
+                    "upstream requests: \(system.characterUpstream.requests.prefix(3).map(\.target))")
                 // A figure, not a check: local list queries straight to the service.
                 let figures = try await Self.localQueryLatencies(system)
-                FaultReport.record("10. local list queries", "200 queries with filters over the mirror, straight to the CharacterService (debug build): median \(ms(figures.median)), p99 \(ms(figures.p99))")
+                FaultReport.record(
+                    "10. local list queries",
+                    "200 queries with filters over the mirror, straight to the CharacterService (debug build): median \(ms(figures.median)), p99 \(ms(figures.p99))"
+                )
                 // A second sync, killed half way: the previous mirror stays in force.
                 system.characterUpstream.latency = .milliseconds(50)
-                let sync = Task { [client] in try? await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(120)) }
+                let sync = Task { [client] in
+                    try? await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(120))
+                }
                 try await waitUntil(20, "the second sync under way") { system.characterUpstream.requestCount >= 10 }
                 system.kill(.characters)
                 _ = await sync.value
@@ -164,18 +206,26 @@ extension FaultSuite {
                 let page = try await client.call(RPCMethods.charactersList, .init(page: 3, status: "dead"))
                 let expected = Self.expected("character", ["status": "dead", "page": "3"])
                 #expect(page.items.map(\.id) == expected.ids && page.count == expected.count)
-                FaultReport.record("10. fresh mirror", "50 mixed reads (lists with filters, get, getMany, avatars, stats, locations): 0 upstream requests; a sync killed half way left the previous mirror in force")
+                FaultReport.record(
+                    "10. fresh mirror",
+                    "50 mixed reads (lists with filters, get, getMany, avatars, stats, locations): 0 upstream requests; a sync killed half way left the previous mirror in force"
+                )
                 // The same over 826 characters (today's public data set): the records copied
                 // under new ids while the service is stopped.
                 system.kill(.characters, SIGTERM)
                 _ = try await system.process(.characters)!.waitForExit()
                 try await DatabaseQueue(path: system.database(.characters)).write { db in
-                    try db.execute(sql: "INSERT INTO character (id, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey) SELECT id + 493, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey FROM character WHERE id <= 333")
+                    try db.execute(
+                        sql:
+                            "INSERT INTO character (id, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey) SELECT id + 493, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey FROM character WHERE id <= 333"
+                    )
                     try db.execute(sql: "UPDATE mirror SET characters = 826")
                 }
                 try await system.restart(.characters)
                 let bigger = try await Self.localQueryLatencies(system)
-                FaultReport.record("10. local list queries, 826 characters", "median \(ms(bigger.median)), p99 \(ms(bigger.p99)) (debug build)")
+                FaultReport.record(
+                    "10. local list queries, 826 characters",
+                    "median \(ms(bigger.median)), p99 \(ms(bigger.p99)) (debug build)")
                 await client.close()
             }
         }

@@ -26,23 +26,44 @@ extension FaultSuite {
             func frame(_ text: String) -> [UInt8] { frameBytes(Array(text.utf8)) }
             return [
                 ("random bytes", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }, .errorOrClose),
-                ("header over the limit", [0x00, 0x20, 0x00, 0x00] + Array(repeating: 0x7B, count: 64), .errorThenClose(-32600)),
+                (
+                    "header over the limit", [0x00, 0x20, 0x00, 0x00] + Array(repeating: 0x7B, count: 64),
+                    .errorThenClose(-32600)
+                ),
                 ("length 0", [0, 0, 0, 0], .errorThenClose(-32600)),
                 ("invalid UTF-8", frameBytes([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]), .error(-32700)),
                 ("JSON that is not an object", frame("42"), .error(-32600)),
-                ("deeply nested JSON", frame(String(repeating: #"{"a":"#, count: 5000) + "1" + String(repeating: "}", count: 5000)), .error(-32700)),
+                (
+                    "deeply nested JSON",
+                    frame(String(repeating: #"{"a":"#, count: 5000) + "1" + String(repeating: "}", count: 5000)),
+                    .error(-32700)
+                ),
                 ("batch", frame(#"[{"jsonrpc":"2.0","id":1,"method":"\#(health)"}]"#), .error(-32600)),
-                ("huge id", frame(#"{"jsonrpc":"2.0","id":123456789012345678901234567890123456789012345678901234567890,"method":"\#(health)"}"#), .answerOr(-32600)),
+                (
+                    "huge id",
+                    frame(
+                        #"{"jsonrpc":"2.0","id":123456789012345678901234567890123456789012345678901234567890,"method":"\#(health)"}"#
+                    ), .answerOr(-32600)
+                ),
                 ("wrong jsonrpc", frame(#"{"jsonrpc":"1.0","id":1,"method":"\#(health)"}"#), .error(-32600)),
-                ("unknown method", frame(#"{"jsonrpc":"2.0","id":1,"method":"\#(role.rawValue).nope"}"#), .error(-32601)),
-                ("half-sent frame, then silence", [0, 0, 0, 100] + Array(#"{"jsonrpc""#.utf8), .errorThenClose(-32600)),
+                (
+                    "unknown method", frame(#"{"jsonrpc":"2.0","id":1,"method":"\#(role.rawValue).nope"}"#),
+                    .error(-32601)
+                ),
+                (
+                    "half-sent frame, then silence", [0, 0, 0, 100] + Array(#"{"jsonrpc""#.utf8),
+                    .errorThenClose(-32600)
+                ),
             ]
         }
 
-        @Test("abuse: each case gets a clear error or a closed connection, and the process keeps serving others",
-              arguments: RnmSystem.Role.allCases)
+        @Test(
+            "abuse: each case gets a clear error or a closed connection, and the process keeps serving others",
+            arguments: RnmSystem.Role.allCases)
         func abuse(_ role: RnmSystem.Role) async throws {
-            let system = try await RnmSystem.start(settings: ["RNM_FRAME_TIMEOUT_MS": "500", "RNM_CHARACTERS_MAX_AGE": "600"])
+            let system = try await RnmSystem.start(settings: [
+                "RNM_FRAME_TIMEOUT_MS": "500", "RNM_CHARACTERS_MAX_AGE": "600",
+            ])
             let socket = system.socket(role)
             let bystander = try await system.connect(role)
             var errors = 0, closes = 0
@@ -55,16 +76,22 @@ extension FaultSuite {
                 let reply = try await connection.next(seconds: 5)
                 switch expected {
                 case .error(let code):
-                    #expect(reply?.errorCode == code, "\(role), \(name): error \(code), got \(String(describing: reply?.rpcError))")
+                    #expect(
+                        reply?.errorCode == code,
+                        "\(role), \(name): error \(code), got \(String(describing: reply?.rpcError))")
                     #expect(reply?.rpcError?.message.isEmpty == false)
                     try await expectAnswers(connection, role: role, name)
                     errors += 1
                 case .answerOr(let code):
-                    #expect(reply?.result != nil || reply?.errorCode == code, "\(role), \(name): \(String(describing: reply?.rpcError))")
+                    #expect(
+                        reply?.result != nil || reply?.errorCode == code,
+                        "\(role), \(name): \(String(describing: reply?.rpcError))")
                     try await expectAnswers(connection, role: role, name)
                     errors += reply?.result == nil ? 1 : 0
                 case .errorThenClose(let code):
-                    #expect(reply?.errorCode == code, "\(role), \(name): error \(code), got \(String(describing: reply?.rpcError))")
+                    #expect(
+                        reply?.errorCode == code,
+                        "\(role), \(name): error \(code), got \(String(describing: reply?.rpcError))")
                     #expect(reply?.rpcError?.message.isEmpty == false)
                     try await connection.waitForClose(seconds: 5)
                     if name.hasPrefix("half-sent") { halfFrameClosedAfter = ContinuousClock.now - sent }
@@ -76,8 +103,10 @@ extension FaultSuite {
                     closes += 1
                 }
                 connection.close()
-                #expect(try await bystander.call(method: role.healthMethod, params: nil, timeout: .seconds(5)).result != nil,
-                        "\(role) keeps serving after \(name)")
+                #expect(
+                    try await bystander.call(method: role.healthMethod, params: nil, timeout: .seconds(5)).result
+                        != nil,
+                    "\(role) keeps serving after \(name)")
             }
 
             // 1,000 idle connections: held open while someone else is served.
@@ -88,7 +117,8 @@ extension FaultSuite {
             try await waitUntil(10, "\(role) serves a new client with 1,000 idle connections open") {
                 guard let fresh = try? await system.connect(role) else { return false }
                 defer { Task { await fresh.close() } }
-                return (try? await fresh.call(method: role.healthMethod, params: nil, timeout: .seconds(5)))?.result != nil
+                return (try? await fresh.call(method: role.healthMethod, params: nil, timeout: .seconds(5)))?.result
+                    != nil
             }
             let servedWithIdle = ContinuousClock.now - servedAt
             idle.close()
@@ -100,7 +130,8 @@ extension FaultSuite {
             let slowMethod = role == .universities ? "universities.list" : "characters.get"
             for id in 1...50 {
                 let params = role == .universities ? #"{"country":"Japan"}"# : #"{"id":\#(300 + id)}"#
-                try await vanishing.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(slowMethod)","params":\#(params)}"#)
+                try await vanishing.send(
+                    #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(slowMethod)","params":\#(params)}"#)
             }
             let upstream = role == .universities ? system.universityUpstream : system.characterUpstream
             try await waitUntil(10, "requests in flight") { upstream.requestCount > 0 }
@@ -108,11 +139,14 @@ extension FaultSuite {
             try await waitUntil(10, "the abandoned requests finish at the upstream") {
                 upstream.requests.count >= (role == .universities ? 1 : 50)
             }
-            #expect(try await bystander.call(method: role.healthMethod, params: nil, timeout: .seconds(5)).result != nil,
-                    "\(role) keeps serving after a client vanished")
+            #expect(
+                try await bystander.call(method: role.healthMethod, params: nil, timeout: .seconds(5)).result != nil,
+                "\(role) keeps serving after a client vanished")
             #expect(system.process(role)?.isRunning == true)
-            FaultReport.record("5. protocol abuse, \(role)",
-                               "\(Self.cases(role: role).count) bad inputs: \(errors) clear errors, \(closes) closed connections; half-sent frame closed after \(ms(halfFrameClosedAfter)) (timeout 500 ms); health with 1,000 idle connections open: \(ms(servedWithIdle)); 50 requests abandoned mid-flight; still serving")
+            FaultReport.record(
+                "5. protocol abuse, \(role)",
+                "\(Self.cases(role: role).count) bad inputs: \(errors) clear errors, \(closes) closed connections; half-sent frame closed after \(ms(halfFrameClosedAfter)) (timeout 500 ms); health with 1,000 idle connections open: \(ms(servedWithIdle)); 50 requests abandoned mid-flight; still serving"
+            )
             await bystander.close()
             try await system.stop()
         }

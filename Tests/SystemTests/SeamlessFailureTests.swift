@@ -12,7 +12,8 @@ extension FaultSuite {
         /// The issue's settings: a 3 s upstream timeout; characters expire after 1 s and are not
         /// revalidated in the background unless a test says so.
         static let settings = [
-            "RNM_UPSTREAM_TIMEOUT_MS": "3000", "RNM_CHARACTERS_MAX_AGE": "1", "RNM_CHARACTERS_STALE_WHILE_REVALIDATE": "0",
+            "RNM_UPSTREAM_TIMEOUT_MS": "3000", "RNM_CHARACTERS_MAX_AGE": "1",
+            "RNM_CHARACTERS_STALE_WHILE_REVALIDATE": "0",
             "RNM_UPSTREAM_RETRY_MAX_MS": "1000",
         ]
 
@@ -41,7 +42,9 @@ extension FaultSuite {
             Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         }
 
-        @Test("black hole: 40 reads of expired data answer stale at once but the first per upstream; -32002 at once when nothing is cached; fresh again by themselves")
+        @Test(
+            "black hole: 40 reads of expired data answer stale at once but the first per upstream; -32002 at once when nothing is cached; fresh again by themselves"
+        )
         func blackHole() async throws {
             let system = try await RnmSystem.start(settings: Self.settings)
             let client = try await system.connect()
@@ -89,16 +92,19 @@ extension FaultSuite {
                 let universities = try? await Self.read(client, 3)
                 return character?.stale == false && universities?.stale == false
             }
-            FaultReport.record("11. black hole", "40 reads: \(slow) waited the 3 s timeout, p95 of all \(Int(p95)) ms, "
-                               + "\(sent) upstream requests; uncached -32002 in \(String(format: "%.1f", uncachedMs)) ms; "
-                               + "fresh again \(ms(ContinuousClock.now - back)) after the upstream came back")
+            FaultReport.record(
+                "11. black hole",
+                "40 reads: \(slow) waited the 3 s timeout, p95 of all \(Int(p95)) ms, "
+                    + "\(sent) upstream requests; uncached -32002 in \(String(format: "%.1f", uncachedMs)) ms; "
+                    + "fresh again \(ms(ContinuousClock.now - back)) after the upstream came back")
             await client.close()
             try await system.stop()
         }
 
         @Test("an expired record the upstream has not changed: one conditional request, a 304, fresh, no body")
         func conditional() async throws {
-            let system = try await RnmSystem.start(settings: Self.settings, roles: [.characters, .universities, .gateway])
+            let system = try await RnmSystem.start(
+                settings: Self.settings, roles: [.characters, .universities, .gateway])
             let client = try await system.connect()
             try await Self.warm(client)
             system.characterUpstream.resetRequests()
@@ -114,7 +120,9 @@ extension FaultSuite {
             let universities = try await client.call(RPCMethods.universitiesList, UniversityListParams())
             #expect(system.universityUpstream.notModifiedCount == 1 && !universities.freshness.stale)
             #expect(universities.items.count > 0)
-            FaultReport.record("11. conditional", "expired character 1: 1 request with If-None-Match, 304, answer fresh; UAE list alike")
+            FaultReport.record(
+                "11. conditional",
+                "expired character 1: 1 request with If-None-Match, 304, answer fresh; UAE list alike")
             await client.close()
             try await system.stop()
         }
@@ -146,12 +154,16 @@ extension FaultSuite {
             }
             let after = ContinuousClock.now - limited
             #expect(after >= .seconds(4), "not before the 4 s it asked for: \(ms(after))")
-            FaultReport.record("11. Retry-After: 4", "\(reads) reads in the next 2 s, 0 upstream requests; fresh again after \(ms(after))")
+            FaultReport.record(
+                "11. Retry-After: 4",
+                "\(reads) reads in the next 2 s, 0 upstream requests; fresh again after \(ms(after))")
             await client.close()
             try await system.stop()
         }
 
-        @Test("stale-while-revalidate: an expired record inside the window answers at once, one background request for 10 readers, fresh after")
+        @Test(
+            "stale-while-revalidate: an expired record inside the window answers at once, one background request for 10 readers, fresh after"
+        )
         func staleWhileRevalidate() async throws {
             var settings = Self.settings
             settings["RNM_CHARACTERS_STALE_WHILE_REVALIDATE"] = "600"
@@ -185,12 +197,15 @@ extension FaultSuite {
             try await waitUntil(5, "the background refresh") { upstream.requestCount >= 1 }
             try await waitUntil(5, "fresh after the refresh", pollEvery: .milliseconds(50)) {
                 let freshness = try? await client.call(RPCMethods.charactersGet, IDParams(id: 1)).freshness
-                return freshness?.revalidating == nil && freshness?.stale == false && freshness?.fetchedAt != first.fetchedAt
+                return freshness?.revalidating == nil && freshness?.stale == false
+                    && freshness?.fetchedAt != first.fetchedAt
             }
             #expect(upstream.requestCount == 1, "one background request for 10 readers: \(upstream.requestCount)")
             let slowest = times.map(\.0).max() ?? 0
-            FaultReport.record("11. stale-while-revalidate", "an expired read in \(String(format: "%.1f", onceMs)) ms, 10 more at once "
-                               + "(slowest \(Int(slowest)) ms), \(upstream.requestCount) upstream request, fresh on the next read")
+            FaultReport.record(
+                "11. stale-while-revalidate",
+                "an expired read in \(String(format: "%.1f", onceMs)) ms, 10 more at once "
+                    + "(slowest \(Int(slowest)) ms), \(upstream.requestCount) upstream request, fresh on the next read")
             await client.close()
             try await system.stop()
         }

@@ -10,14 +10,17 @@ extension FaultSuite {
     struct UpstreamFaults {
         static let faults: [(name: String, fault: UpstreamFault)] = [
             ("HTTP 500", .status(500)), ("HTTP 503", .status(503)), ("HTTP 429", .status(429)),
-            ("hang past the timeout", .hang), ("garbage JSON", .garbage), ("truncated body", .truncated), ("HTML page", .html),
+            ("hang past the timeout", .hang), ("garbage JSON", .garbage), ("truncated body", .truncated),
+            ("HTML page", .html),
         ]
 
-        @Test("each upstream fault: a cached answer comes back stale, an uncached one is -32002, the database is unchanged",
-              arguments: [RnmSystem.Role.characters, .universities])
+        @Test(
+            "each upstream fault: a cached answer comes back stale, an uncached one is -32002, the database is unchanged",
+            arguments: [RnmSystem.Role.characters, .universities])
         func faults(_ role: RnmSystem.Role) async throws {
-            let system = try await RnmSystem.start(settings: ["RNM_UPSTREAM_TIMEOUT_MS": "400", "RNM_CHARACTERS_MAX_AGE": "0"],
-                                                   roles: [role, .gateway])
+            let system = try await RnmSystem.start(
+                settings: ["RNM_UPSTREAM_TIMEOUT_MS": "400", "RNM_CHARACTERS_MAX_AGE": "0"],
+                roles: [role, .gateway])
             let client = try await system.connect()
             let upstream = role == .characters ? system.characterUpstream : system.universityUpstream
             // What is cached: character 1 (with its episodes), the UAE list.
@@ -62,8 +65,10 @@ extension FaultSuite {
                 }
             }
             let rows = try DatabaseSnapshot.read(system.database(role)).rowCount
-            FaultReport.record("3. upstream faults, \(role)",
-                               "\(Self.faults.count) faults × (cached → stale, uncached → -32002), database unchanged each time (\(rows) rows); slowest pair \(ms(slowest))")
+            FaultReport.record(
+                "3. upstream faults, \(role)",
+                "\(Self.faults.count) faults × (cached → stale, uncached → -32002), database unchanged each time (\(rows) rows); slowest pair \(ms(slowest))"
+            )
             await client.close()
             try await system.stop()
         }

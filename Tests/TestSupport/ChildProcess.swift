@@ -72,15 +72,20 @@ public struct CommandOutput: Sendable {
 
 extension ChildProcess {
     /// Runs executable `name` to completion (at most `seconds`), capturing its output.
-    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:],
-                           seconds: Double = 60, currentDirectory: String? = nil) async throws -> CommandOutput {
-        try await run(executableAt: productsDirectory.appendingPathComponent(name), arguments, environment: environment,
-                      seconds: seconds, currentDirectory: currentDirectory)
+    public static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:],
+        seconds: Double = 60, currentDirectory: String? = nil
+    ) async throws -> CommandOutput {
+        try await run(
+            executableAt: productsDirectory.appendingPathComponent(name), arguments, environment: environment,
+            seconds: seconds, currentDirectory: currentDirectory)
     }
 
     /// Runs the executable at `executable` (a link to one of this package's, say) to completion.
-    public static func run(executableAt executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                           seconds: Double = 60, currentDirectory: String? = nil) async throws -> CommandOutput {
+    public static func run(
+        executableAt executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        seconds: Double = 60, currentDirectory: String? = nil
+    ) async throws -> CommandOutput {
         let name = executable.lastPathComponent
         let process = Process()
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
@@ -104,8 +109,9 @@ extension ChildProcess {
             throw error
         }
         let bytes = (try? Data(contentsOf: outURL)) ?? Data()
-        return CommandOutput(status: process.terminationStatus, stdout: String(decoding: bytes, as: UTF8.self),
-                             stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "", stdoutBytes: bytes)
+        return CommandOutput(
+            status: process.terminationStatus, stdout: String(decoding: bytes, as: UTF8.self),
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "", stdoutBytes: bytes)
     }
 }
 

@@ -19,8 +19,10 @@ public struct HTTPProbeResponse: Sendable {
 /// A minimal HTTP client for tests: one request per connection to 127.0.0.1, the whole
 /// response collected (NIO's codec handles content length and chunked bodies).
 public enum HTTPProbe {
-    public static func request(port: Int, method: HTTPMethod = .GET, target: String, headers: [(String, String)] = [],
-                               timeout: TimeAmount = .seconds(10)) async throws -> HTTPProbeResponse {
+    public static func request(
+        port: Int, method: HTTPMethod = .GET, target: String, headers: [(String, String)] = [],
+        timeout: TimeAmount = .seconds(10)
+    ) async throws -> HTTPProbeResponse {
         let promise = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: HTTPProbeResponse.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)

@@ -16,7 +16,9 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
 /// Runs `body`, failing with ``DeadlineExceeded`` if it takes longer than `seconds`.
 /// On the deadline the body is cancelled and left behind, so a stuck body fails the test
 /// instead of hanging the run.
-public func within<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+public func within<T: Sendable>(
+    _ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let race = Race<T>()
     return try await withCheckedThrowingContinuation { continuation in
         race.start(continuation)
@@ -53,8 +55,10 @@ extension Result where Failure == any Error {
 }
 
 /// Waits until `condition` holds, polling, failing after `seconds`.
-public func waitUntil(_ seconds: Double = 5, _ what: String, pollEvery interval: Duration = .milliseconds(10),
-                      _ condition: @escaping @Sendable () async -> Bool) async throws {
+public func waitUntil(
+    _ seconds: Double = 5, _ what: String, pollEvery interval: Duration = .milliseconds(10),
+    _ condition: @escaping @Sendable () async -> Bool
+) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while !(await condition()) {
         guard ContinuousClock.now < deadline else { throw DeadlineExceeded(what: what) }
@@ -100,24 +104,34 @@ public struct RunningServer: Sendable {
     public let task: Task<Void, any Error>
 
     /// Starts `handler` on a socket in `directory` and waits until it listens.
-    public static func start(handler: any RPCHandler, directory: String = temporaryDirectory(), name: String = "test.sock",
-                             maxFrameBytes: Int = 1_048_576, maxInFlight: Int = 4096) async throws -> RunningServer {
+    public static func start(
+        handler: any RPCHandler, directory: String = temporaryDirectory(), name: String = "test.sock",
+        maxFrameBytes: Int = 1_048_576, maxInFlight: Int = 4096
+    ) async throws -> RunningServer {
         let path = directory + "/" + name
         return try await start(socketPath: path) { onListening in
-            [ServerService(RPCServer(
-                configuration: .init(socketPath: path, maxFrameBytes: maxFrameBytes, service: "test", maxInFlightPerConnection: maxInFlight),
-                handler: handler, logger: testLogger(), onListening: onListening
-            ))]
+            [
+                ServerService(
+                    RPCServer(
+                        configuration: .init(
+                            socketPath: path, maxFrameBytes: maxFrameBytes, service: "test",
+                            maxInFlightPerConnection: maxInFlight),
+                        handler: handler, logger: testLogger(), onListening: onListening
+                    ))
+            ]
         }
     }
 
     /// Runs the services `build` makes (it must pass `onListening` to its server) in a
     /// ServiceGroup, and waits until the server listens on `socketPath`.
-    public static func start(socketPath: String,
-                             build: (@escaping @Sendable () async -> Void) throws -> [any Service]) async throws -> RunningServer {
+    public static func start(
+        socketPath: String,
+        build: (@escaping @Sendable () async -> Void) throws -> [any Service]
+    ) async throws -> RunningServer {
         let listening = Signal()
         let services = try build { listening.fire() }
-        let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) }, logger: testLogger()))
+        let group = ServiceGroup(
+            configuration: .init(services: services.map { .init(service: $0) }, logger: testLogger()))
         let task = Task { try await group.run() }
         TestResources.register {
             task.cancel()

@@ -13,7 +13,8 @@ public final class RawConnection: Sendable {
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameBytes: 1 << 24)))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(FrameDecoder(maxFrameBytes: 1 << 24)))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }

@@ -60,7 +60,8 @@ public final class RickAndMortyFixtures: Sendable {
 
     /// The avatar bytes of character `id`, for the five that ship.
     public static func avatar(_ id: Int) -> Data? {
-        guard let url = Bundle.module.url(forResource: "Fixtures/rickandmorty/avatars/\(id).jpeg", withExtension: nil) else { return nil }
+        guard let url = Bundle.module.url(forResource: "Fixtures/rickandmorty/avatars/\(id).jpeg", withExtension: nil)
+        else { return nil }
         return try? Data(contentsOf: url)
     }
 
@@ -75,14 +76,19 @@ public final class RickAndMortyFixtures: Sendable {
         parts.removeFirst()
         if parts.isEmpty {
             let base = linkBase
-            return json(["characters": "\(base)/character", "locations": "\(base)/location", "episodes": "\(base)/episode"])
+            return json([
+                "characters": "\(base)/character", "locations": "\(base)/location", "episodes": "\(base)/episode",
+            ])
         }
         let kind = parts[0].lowercased()
-        guard ["character", "location", "episode"].contains(kind), parts.count <= 3 else { return notFound("There is nothing here.") }
+        guard ["character", "location", "episode"].contains(kind), parts.count <= 3 else {
+            return notFound("There is nothing here.")
+        }
         if kind == "character", parts.count >= 2, parts[1].lowercased() == "avatar" {
             guard parts.count == 3 else { return notFound("There is nothing here") }
             // Served as static files: a file that is not there is the server's general 404.
-            guard parts[2].hasSuffix(".jpeg"), let id = Int(parts[2].dropLast(5)), let bytes = Self.servedAvatar(id) else {
+            guard parts[2].hasSuffix(".jpeg"), let id = Int(parts[2].dropLast(5)), let bytes = Self.servedAvatar(id)
+            else {
                 return notFound("There is nothing here.")
             }
             return UpstreamResponse(status: 200, contentType: "image/jpeg", body: Array(bytes))
@@ -130,7 +136,9 @@ public final class RickAndMortyFixtures: Sendable {
         guard unsigned.first?.isASCII == true, unsigned.first?.isNumber == true, let id = number(segment) else {
             return error(500, "Hey! you must provide an id")
         }
-        guard let record = all.first(where: { Double($0["id"] as? Int ?? 0) == id }) else { return notFound("\(kind.capitalized) not found") }
+        guard let record = all.first(where: { Double($0["id"] as? Int ?? 0) == id }) else {
+            return notFound("\(kind.capitalized) not found")
+        }
         return json(record)
     }
 
@@ -140,8 +148,10 @@ public final class RickAndMortyFixtures: Sendable {
         let query = request.query
         let pageText = (query["page"] ?? "").trimmingCharacters(in: .whitespaces)
         let page = Double(pageText).map { $0 >= 1 ? Int(min($0, 1e15)) : 1 } ?? 1
-        let allowed = ["character": ["name", "status", "species", "type", "gender"], "location": ["name", "type", "dimension"],
-                       "episode": ["name", "episode"]][kind]!
+        let allowed = [
+            "character": ["name", "status", "species", "type", "gender"], "location": ["name", "type", "dimension"],
+            "episode": ["name", "episode"],
+        ][kind]!
         func filter(_ name: String) -> String? {
             guard let value = query[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             return value
@@ -152,15 +162,19 @@ public final class RickAndMortyFixtures: Sendable {
                 let value = (record[name] as? String ?? "").lowercased()
                 // The real server (models/Character.js): a value beginning with "male" matches
                 // from the start of the field only.
-                return kind == "character" && wanted.hasPrefix("male") ? value.hasPrefix(wanted) : value.contains(wanted)
+                return kind == "character" && wanted.hasPrefix("male")
+                    ? value.hasPrefix(wanted) : value.contains(wanted)
             }
         }
         let pages = (matching.count + 19) / 20
         guard page <= pages else {
-            return emptyStyle == .notFound ? notFound("There is nothing here") : json(["info": NSNull(), "results": []] as [String: Any])
+            return emptyStyle == .notFound
+                ? notFound("There is nothing here") : json(["info": NSNull(), "results": []] as [String: Any])
         }
         let slice = Array(matching[((page - 1) * 20)..<min(page * 20, matching.count)])
-        let repeated = request.queryKeys.compactMap { key in allowed.contains(key) ? filter(key).map { "&\(key)=\($0)" } : nil }.joined()
+        let repeated = request.queryKeys.compactMap { key in
+            allowed.contains(key) ? filter(key).map { "&\(key)=\($0)" } : nil
+        }.joined()
         let base = linkBase
         let info: [String: Any] = [
             "count": matching.count, "pages": pages,
@@ -184,7 +198,9 @@ public final class RickAndMortyFixtures: Sendable {
         var data = try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
         let base = linkBase
         if base != Self.publicBase {
-            let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: Self.publicBase.replacingOccurrences(of: "/", with: "\\/"), with: base.replacingOccurrences(of: "/", with: "\\/"))
+            let text = String(decoding: data, as: UTF8.self).replacingOccurrences(
+                of: Self.publicBase.replacingOccurrences(of: "/", with: "\\/"),
+                with: base.replacingOccurrences(of: "/", with: "\\/"))
             data = Data(text.utf8)
         }
         return UpstreamResponse(status: 200, body: Array(data))

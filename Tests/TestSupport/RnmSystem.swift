@@ -34,8 +34,10 @@ public final class RnmSystem: Sendable {
 
     public var gatewaySocket: String { socket(.gateway) }
 
-    private init(directory: String, characterFixtures: RickAndMortyFixtures, characterUpstream: TestUpstream,
-                 universityUpstream: TestUpstream, environment: [String: String]) {
+    private init(
+        directory: String, characterFixtures: RickAndMortyFixtures, characterUpstream: TestUpstream,
+        universityUpstream: TestUpstream, environment: [String: String]
+    ) {
         self.directory = directory
         self.characterFixtures = characterFixtures
         self.characterUpstream = characterUpstream
@@ -45,7 +47,8 @@ public final class RnmSystem: Sendable {
 
     /// Starts the upstreams and `roles` (all three by default); `settings` override the
     /// environment (`RNM_...` variables, proxies).
-    public static func start(settings: [String: String] = [:], roles: [Role] = Role.allCases) async throws -> RnmSystem {
+    public static func start(settings: [String: String] = [:], roles: [Role] = Role.allCases) async throws -> RnmSystem
+    {
         bypassProxies()
         let fixtures = RickAndMortyFixtures()
         let characterUpstream = try await TestUpstream.start(route: fixtures.route)
@@ -65,8 +68,9 @@ public final class RnmSystem: Sendable {
             "RNM_CHARACTERS_MAX_AGE": "0",
             "no_proxy": "127.0.0.1",
         ].merging(settings) { $1 }
-        let system = RnmSystem(directory: directory, characterFixtures: fixtures, characterUpstream: characterUpstream,
-                               universityUpstream: universityUpstream, environment: environment)
+        let system = RnmSystem(
+            directory: directory, characterFixtures: fixtures, characterUpstream: characterUpstream,
+            universityUpstream: universityUpstream, environment: environment)
         for role in roles {
             try system.launch(role)
         }
@@ -78,8 +82,10 @@ public final class RnmSystem: Sendable {
 
     /// Starts a system, runs `body` with it, and stops it whatever happens: a failing check
     /// never leaks a process or a socket.
-    public static func with<T>(settings: [String: String] = [:], roles: [Role] = Role.allCases,
-                               _ body: (RnmSystem) async throws -> T) async throws -> T {
+    public static func with<T>(
+        settings: [String: String] = [:], roles: [Role] = Role.allCases,
+        _ body: (RnmSystem) async throws -> T
+    ) async throws -> T {
         let system = try await start(settings: settings, roles: roles)
         do {
             let value = try await body(system)
@@ -120,7 +126,9 @@ public final class RnmSystem: Sendable {
     public func waitUntilReady(_ role: Role, seconds: Double = 10) async throws {
         let path = socket(role)
         try await waitUntil(seconds, "\(role) ready", pollEvery: .milliseconds(2)) {
-            guard let client = try? await RPCClient.connect(socketPath: path, service: role.rawValue) else { return false }
+            guard let client = try? await RPCClient.connect(socketPath: path, service: role.rawValue) else {
+                return false
+            }
             let reply = try? await client.call(method: role.healthMethod, params: nil, timeout: .seconds(2))
             await client.close()
             return reply?.result != nil
@@ -135,9 +143,10 @@ public final class RnmSystem: Sendable {
     /// Resident memory of `role`, in bytes (from /proc).
     public func residentBytes(_ role: Role) -> Int? {
         guard let pid = process(role)?.pid,
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else { return nil }
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        else { return nil }
         return kilobytes * 1024
     }
 
@@ -152,10 +161,13 @@ public final class RnmSystem: Sendable {
     }
 
     /// Runs `rnmctl` with `arguments` against this system (at 40 columns unless `COLUMNS` is given).
-    public func rnmctl(arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil) async throws -> CommandOutput {
-        try await ChildProcess.run("rnmctl", arguments,
-                                   environment: ["RNM_GATEWAY_SOCKET": gatewaySocket, "COLUMNS": "40"].merging(environment) { $1 },
-                                   currentDirectory: currentDirectory)
+    public func rnmctl(
+        arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil
+    ) async throws -> CommandOutput {
+        try await ChildProcess.run(
+            "rnmctl", arguments,
+            environment: ["RNM_GATEWAY_SOCKET": gatewaySocket, "COLUMNS": "40"].merging(environment) { $1 },
+            currentDirectory: currentDirectory)
     }
 
     /// SIGTERM to every process, then waits for them and stops the upstreams.

@@ -18,7 +18,8 @@ public final class TestResources: Sendable {
     public static func register(_ cleanup: @escaping @Sendable () async -> Void) {
         guard let current else {
             if Test.current != nil {
-                Issue.record("a test started a process, server or folder outside a .cleansUp scope: nothing would stop it")
+                Issue.record(
+                    "a test started a process, server or folder outside a .cleansUp scope: nothing would stop it")
             }
             return
         }
@@ -42,7 +43,9 @@ public struct CleansUp: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         let resources = TestResources()
         do {
             try await TestResources.$current.withValue(resources) { try await function() }

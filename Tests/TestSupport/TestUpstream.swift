@@ -29,7 +29,9 @@ public struct UpstreamResponse: Sendable {
     /// Extra headers (`Location` for a redirect).
     public var headers: [(String, String)]
 
-    public init(status: Int = 200, contentType: String = "application/json", body: [UInt8], headers: [(String, String)] = []) {
+    public init(
+        status: Int = 200, contentType: String = "application/json", body: [UInt8], headers: [(String, String)] = []
+    ) {
         self.status = status
         self.contentType = contentType
         self.body = body
@@ -38,7 +40,8 @@ public struct UpstreamResponse: Sendable {
 
     /// A redirect to `location`.
     public static func redirect(to location: String, status: Int = 302) -> UpstreamResponse {
-        UpstreamResponse(status: status, contentType: "text/plain", body: Array("Found".utf8), headers: [("Location", location)])
+        UpstreamResponse(
+            status: status, contentType: "text/plain", body: Array("Found".utf8), headers: [("Location", location)])
     }
 
     /// A JSON response.
@@ -95,7 +98,10 @@ public final class TestUpstream: Sendable {
 
     private let box: Box
 
-    private init(baseURL: String, channel: any Channel, box: Box, route: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse) {
+    private init(
+        baseURL: String, channel: any Channel, box: Box,
+        route: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse
+    ) {
         self.baseURL = baseURL
         self.box = box
         self.channel = Mutex(channel)
@@ -103,7 +109,9 @@ public final class TestUpstream: Sendable {
     }
 
     /// Starts a server answering with `route`, on `host` (any address of 127.0.0.0/8).
-    public static func start(host: String = "127.0.0.1", route: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse) async throws -> TestUpstream {
+    public static func start(
+        host: String = "127.0.0.1", route: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse
+    ) async throws -> TestUpstream {
         let boxRef = Box()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -114,7 +122,8 @@ public final class TestUpstream: Sendable {
                 }
             }
             .bind(host: host, port: 0).get()
-        let upstream = TestUpstream(baseURL: "http://\(host):\(channel.localAddress!.port!)", channel: channel, box: boxRef, route: route)
+        let upstream = TestUpstream(
+            baseURL: "http://\(host):\(channel.localAddress!.port!)", channel: channel, box: boxRef, route: route)
         boxRef.value.withLock { $0 = upstream }
         TestResources.register { await upstream.stop() }
         return upstream
@@ -222,70 +231,94 @@ private final class UpstreamHandler: ChannelInboundHandler {
                 let answer: @Sendable () -> Void = {
                     eventLoop.execute {
                         let (handler, context) = loopBound.value
-                        handler.respond(context: context, fault: nil, response: response, keepAlive: keepAlive,
-                                        ifNoneMatch: request.ifNoneMatch)
+                        handler.respond(
+                            context: context, fault: nil, response: response, keepAlive: keepAlive,
+                            ifNoneMatch: request.ifNoneMatch)
                     }
                 }
                 if !upstream.hold(answer) { answer() }
                 return
             }
             if latency == .zero {
-                respond(context: context, fault: fault, response: response, keepAlive: keepAlive,
-                        ifNoneMatch: request.ifNoneMatch)
+                respond(
+                    context: context, fault: fault, response: response, keepAlive: keepAlive,
+                    ifNoneMatch: request.ifNoneMatch)
             } else {
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 context.eventLoop.scheduleTask(in: latency) {
                     let (handler, context) = loopBound.value
-                    handler.respond(context: context, fault: fault, response: response, keepAlive: keepAlive,
-                                    ifNoneMatch: request.ifNoneMatch)
+                    handler.respond(
+                        context: context, fault: fault, response: response, keepAlive: keepAlive,
+                        ifNoneMatch: request.ifNoneMatch)
                 }
             }
         }
     }
 
-    private func respond(context: ChannelHandlerContext, fault: UpstreamFault?, response: UpstreamResponse, keepAlive: Bool,
-                         ifNoneMatch: String?) {
+    private func respond(
+        context: ChannelHandlerContext, fault: UpstreamFault?, response: UpstreamResponse, keepAlive: Bool,
+        ifNoneMatch: String?
+    ) {
         switch fault {
         case .hang:
             return
         case .throttle(let seconds):
-            write(context: context, status: 429, contentType: "application/json", body: Array(#"{"error":"Too many requests"}"#.utf8),
-                  keepAlive: keepAlive, extraHeaders: [("Retry-After", String(seconds))])
+            write(
+                context: context, status: 429, contentType: "application/json",
+                body: Array(#"{"error":"Too many requests"}"#.utf8),
+                keepAlive: keepAlive, extraHeaders: [("Retry-After", String(seconds))])
         case .down:
             context.close(promise: nil)
         case .status(let code):
-            write(context: context, status: code, contentType: "text/html",
-                  body: Array("<!DOCTYPE html><html><body><h1>\(code) error</h1></body></html>".utf8), keepAlive: false)
+            write(
+                context: context, status: code, contentType: "text/html",
+                body: Array("<!DOCTYPE html><html><body><h1>\(code) error</h1></body></html>".utf8), keepAlive: false)
         case .garbage:
-            write(context: context, status: 200, contentType: "application/json", body: Array("Lorem ipsum {{{ not json".utf8), keepAlive: false)
+            write(
+                context: context, status: 200, contentType: "application/json",
+                body: Array("Lorem ipsum {{{ not json".utf8), keepAlive: false)
         case .html:
-            write(context: context, status: 200, contentType: "text/html",
-                  body: Array("<!DOCTYPE html><html><head><title>Maintenance</title></head><body>Back soon</body></html>".utf8), keepAlive: false)
+            write(
+                context: context, status: 200, contentType: "text/html",
+                body: Array(
+                    "<!DOCTYPE html><html><head><title>Maintenance</title></head><body>Back soon</body></html>".utf8),
+                keepAlive: false)
         case .truncated:
-            let body = Array(#"[{"name":"Truncated University","country":"United Arab Emirates","domains":["x.ae"],"#.utf8)
-            var headers = HTTPHeaders([("Content-Type", "application/json"), ("Content-Length", String(body.count * 2))])
+            let body = Array(
+                #"[{"name":"Truncated University","country":"United Arab Emirates","domains":["x.ae"],"#.utf8)
+            var headers = HTTPHeaders([
+                ("Content-Type", "application/json"), ("Content-Length", String(body.count * 2)),
+            ])
             headers.add(name: "Connection", value: "close")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil
+            )
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
             context.flush()
             context.close(promise: nil)
         case nil:
             guard response.status == 200, owner.value.withLock({ $0 })?.sendsETags != false else {
-                write(context: context, status: response.status, contentType: response.contentType, body: response.body,
-                      keepAlive: keepAlive, extraHeaders: response.headers)
+                write(
+                    context: context, status: response.status, contentType: response.contentType, body: response.body,
+                    keepAlive: keepAlive, extraHeaders: response.headers)
                 return
             }
             // As Express answers: a weak ETag on every answer, and 304 with no body when the
             // request's If-None-Match names it.
             let etag = Self.weakETag(response.body)
-            if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+            if let ifNoneMatch,
+                ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+            {
                 owner.value.withLock { $0 }?.countNotModified()
-                write(context: context, status: 304, contentType: response.contentType, body: [], keepAlive: keepAlive,
-                      extraHeaders: [("ETag", etag)])
+                write(
+                    context: context, status: 304, contentType: response.contentType, body: [], keepAlive: keepAlive,
+                    extraHeaders: [("ETag", etag)])
                 return
             }
-            write(context: context, status: 200, contentType: response.contentType, body: response.body, keepAlive: keepAlive,
-                  extraHeaders: response.headers + [("ETag", etag)])
+            write(
+                context: context, status: 200, contentType: response.contentType, body: response.body,
+                keepAlive: keepAlive,
+                extraHeaders: response.headers + [("ETag", etag)])
         }
     }
 
@@ -297,9 +330,12 @@ private final class UpstreamHandler: ChannelInboundHandler {
         return "W/\"\(String(body.count, radix: 16))-\(String(hash, radix: 36))\""
     }
 
-    private func write(context: ChannelHandlerContext, status: Int, contentType: String, body: [UInt8], keepAlive: Bool,
-                       extraHeaders: [(String, String)] = []) {
-        var headers = HTTPHeaders([("Content-Type", contentType), ("Content-Length", String(body.count))] + extraHeaders)
+    private func write(
+        context: ChannelHandlerContext, status: Int, contentType: String, body: [UInt8], keepAlive: Bool,
+        extraHeaders: [(String, String)] = []
+    ) {
+        var headers = HTTPHeaders(
+            [("Content-Type", contentType), ("Content-Length", String(body.count))] + extraHeaders)
         if !keepAlive { headers.add(name: "Connection", value: "close") }
         let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
@@ -328,7 +364,8 @@ private final class UpstreamHandler: ChannelInboundHandler {
                 query[key] = kv.count > 1 ? decode(kv[1]) : ""
             }
         }
-        return UpstreamRequest(path: path, query: query, queryKeys: keys, target: target, host: head.headers["Host"].first ?? "",
-                               ifNoneMatch: head.headers["If-None-Match"].first)
+        return UpstreamRequest(
+            path: path, query: query, queryKeys: keys, target: target, host: head.headers["Host"].first ?? "",
+            ifNoneMatch: head.headers["If-None-Match"].first)
     }
 }

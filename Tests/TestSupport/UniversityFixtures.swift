@@ -22,7 +22,8 @@ public enum UniversityFixtures {
     /// `GET /search?country=<name>` as the real server answers it; anything else is a 404 page.
     @Sendable public static func route(_ request: UpstreamRequest) -> UpstreamResponse {
         guard request.path == "/search" else {
-            return UpstreamResponse(status: 404, contentType: "text/html", body: Array("<html><body>Not Found</body></html>".utf8))
+            return UpstreamResponse(
+                status: 404, contentType: "text/html", body: Array("<html><body>Not Found</body></html>".utf8))
         }
         let country = request.query["country"].flatMap { $0.isEmpty ? nil : $0 }
         let name = request.query["name"].flatMap { $0.isEmpty ? nil : $0.lowercased() }

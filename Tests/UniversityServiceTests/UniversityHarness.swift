@@ -14,10 +14,13 @@ struct UniversityHarness {
     let client: RPCClient
     let databasePath: String
 
-    static func start(maxAge: Int = 0, upstream existing: TestUpstream? = nil, databasePath: String? = nil) async throws -> UniversityHarness {
+    static func start(
+        maxAge: Int = 0, upstream existing: TestUpstream? = nil, databasePath: String? = nil
+    ) async throws -> UniversityHarness {
         bypassProxies()
         _ = UniversityFixtures.world.count  // parse the 2 MB list once, outside any timed request
-        let upstream = if let existing { existing } else { try await TestUpstream.start(route: UniversityFixtures.route) }
+        let upstream =
+            if let existing { existing } else { try await TestUpstream.start(route: UniversityFixtures.route) }
         let directory = temporaryDirectory()
         let configuration = CachingServiceConfiguration(
             socketPath: directory + "/universities.sock",
@@ -30,7 +33,8 @@ struct UniversityHarness {
             try UniversityServiceApp.build(configuration: configuration, logger: testLogger(), onListening: onListening)
         }
         let client = try await server.connect()
-        return UniversityHarness(upstream: upstream, server: server, client: client, databasePath: configuration.databasePath)
+        return UniversityHarness(
+            upstream: upstream, server: server, client: client, databasePath: configuration.databasePath)
     }
 
     func list(_ country: String? = nil, name: String? = nil) async throws -> Fresh<UniversityList> {
@@ -53,7 +57,9 @@ struct UniversityHarness {
     /// What the cache holds for `country`, straight from the database file.
     func cached(_ country: String) async throws -> (fetchedAt: Date, items: [Data])? {
         let database = try UniversityDatabase(path: databasePath)
-        return try await database.country(key: UniversityCatalog.key(country)).map { ($0.fetchedAt, $0.items.map(\.json)) }
+        return try await database.country(key: UniversityCatalog.key(country)).map {
+            ($0.fetchedAt, $0.items.map(\.json))
+        }
     }
 
     func stop() async throws {

@@ -42,7 +42,8 @@ struct UniversityServiceTests {
     @Test("the result JSON carries stateProvince as null, not absent")
     func nullStateProvince() async throws {
         let harness = try await UniversityHarness.start()
-        let reply = try await harness.client.call(method: "universities.list", params: ByteBuffer(string: "{}"), timeout: .seconds(10))
+        let reply = try await harness.client.call(
+            method: "universities.list", params: ByteBuffer(string: "{}"), timeout: .seconds(10))
         let text = String(buffer: try #require(reply.result))
         #expect(text.contains(#""stateProvince":null"#))
         try await harness.stop()
@@ -66,7 +67,9 @@ struct UniversityServiceTests {
     func nameFilter() async throws {
         let harness = try await UniversityHarness.start()
         let result = try await harness.list(name: "american")
-        let expected = try fixtureUAE().compactMap { $0["name"] as? String }.filter { $0.lowercased().contains("american") }
+        let expected = try fixtureUAE().compactMap { $0["name"] as? String }.filter {
+            $0.lowercased().contains("american")
+        }
         #expect(!expected.isEmpty)
         #expect(result.items.map(\.name) == expected)
         #expect(result.count == expected.count)
@@ -146,16 +149,19 @@ struct UniversityServiceTests {
         try await harness.stop()
     }
 
-    @Test("invalid params are -32602", arguments: [
-        ("universities.list", #"{"country":""}"#),
-        ("universities.list", #"{"country":5}"#),
-        ("universities.get", #"{}"#),
-        ("universities.get", #"{"name":"  "}"#),
-        ("universities.refresh", #"{"country":["x"]}"#),
-    ])
+    @Test(
+        "invalid params are -32602",
+        arguments: [
+            ("universities.list", #"{"country":""}"#),
+            ("universities.list", #"{"country":5}"#),
+            ("universities.get", #"{}"#),
+            ("universities.get", #"{"name":"  "}"#),
+            ("universities.refresh", #"{"country":["x"]}"#),
+        ])
     func invalidParams(method: String, params: String) async throws {
         let harness = try await UniversityHarness.start()
-        let reply = try await harness.client.call(method: method, params: ByteBuffer(string: params), timeout: .seconds(5))
+        let reply = try await harness.client.call(
+            method: method, params: ByteBuffer(string: params), timeout: .seconds(5))
         let error = try JSONCoding.decode(RPCError.self, from: try #require(reply.error))
         #expect(error.code == .invalidParams)
         #expect(error.service == "universities")
@@ -185,7 +191,9 @@ struct UniversityServiceTests {
 
 @Suite("UniversityService when the upstream fails", .cleansUp)
 struct UniversityFailureTests {
-    static let faults: [UpstreamFault] = [.status(500), .status(503), .status(429), .hang, .garbage, .truncated, .html, .down]
+    static let faults: [UpstreamFault] = [
+        .status(500), .status(503), .status(429), .hang, .garbage, .truncated, .html, .down,
+    ]
 
     @Test("with nothing cached: -32002, retryable, and nothing is cached", arguments: faults)
     func noCache(fault: UpstreamFault) async throws {

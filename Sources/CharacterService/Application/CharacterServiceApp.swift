@@ -12,32 +12,41 @@ enum CharacterServiceApp {
     /// Upstream requests in flight at once during `characters.sync`.
     static let syncConcurrency = 4
 
-    static func build(configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
-                      staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
-                      logger: Logger, onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
-        let router = try router(configuration: configuration, maxListPages: maxListPages,
-                                staleWhileRevalidate: staleWhileRevalidate, logger: logger)
+    static func build(
+        configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
+        staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
+        logger: Logger, onListening: (@Sendable () async -> Void)? = nil
+    ) throws -> [any Service] {
+        let router = try router(
+            configuration: configuration, maxListPages: maxListPages,
+            staleWhileRevalidate: staleWhileRevalidate, logger: logger)
         return [configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)]
     }
 
     /// The service's methods over its database and upstream (the route table's test reads them).
-    static func router(configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
-                       staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
-                       logger: Logger) throws -> RPCRouter {
+    static func router(
+        configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
+        staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
+        logger: Logger
+    ) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try CharacterDatabase(path: configuration.databasePath)
         let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher())
-        let health = UpstreamHealth(retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
-        let catalog = CharacterCatalog(database: database, upstream: upstream,
-                                       policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds),
-                                                           staleWhileRevalidate: Double(staleWhileRevalidate),
-                                                           health: health),
-                                       logger: logger,
-                                       maxFilteredPages: maxListPages)
+        let health = UpstreamHealth(
+            retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
+        let catalog = CharacterCatalog(
+            database: database, upstream: upstream,
+            policy: CachePolicy(
+                maxAge: Double(configuration.maxAgeSeconds),
+                staleWhileRevalidate: Double(staleWhileRevalidate),
+                health: health),
+            logger: logger,
+            maxFilteredPages: maxListPages)
         // Finished replies of fresh reads, emptied by every change to the database.
         let replyCache = configuration.makeReplyCache()
         if let replyCache { database.invalidateOnCommit(replyCache) }
-        return CharacterRoutes.router(catalog: catalog, syncConcurrency: syncConcurrency,
-                                      maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
+        return CharacterRoutes.router(
+            catalog: catalog, syncConcurrency: syncConcurrency,
+            maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
     }
 }

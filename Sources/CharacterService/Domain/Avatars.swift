@@ -29,7 +29,9 @@ struct Avatars: Sendable {
             },
             otherwise: { error in
                 // No such character in a complete mirror: no avatar either.
-                if try await catalog.beyondMirror(.character, ids: [id]) == [id] { throw CharacterError.noAvatar(id: id) }
+                if try await catalog.beyondMirror(.character, ids: [id]) == [id] {
+                    throw CharacterError.noAvatar(id: id)
+                }
                 throw CharacterError.upstreamUnavailable(what: "the avatar of character \(id)", error)
             })
     }

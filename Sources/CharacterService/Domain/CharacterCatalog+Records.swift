@@ -10,8 +10,10 @@ extension CharacterCatalog {
     }
 
     /// One record by id, given what the cache holds for it (read by the caller).
-    private func record(_ resource: RecordKind, id: Int, stored: StoredRecord?,
-                        force: Bool = false) async throws -> Answer<StoredRecord> {
+    private func record(
+        _ resource: RecordKind, id: Int, stored: StoredRecord?,
+        force: Bool = false
+    ) async throws -> Answer<StoredRecord> {
         try await policy.read(
             stored: stored.map { Stored($0, fetchedAt: $0.fetchedAt) }, force: force,
             local: { [self] in
@@ -27,7 +29,9 @@ extension CharacterCatalog {
                 return fetched.map { _ in record }
             },
             otherwise: { [self] error in
-                if try await beyondMirror(resource, ids: [id]) == [id] { throw CharacterError.notFound(resource, id: id) }
+                if try await beyondMirror(resource, ids: [id]) == [id] {
+                    throw CharacterError.notFound(resource, id: id)
+                }
                 throw CharacterError.upstreamUnavailable(what: "\(resource.rawValue) \(id)", error)
             })
     }
@@ -35,8 +39,11 @@ extension CharacterCatalog {
     /// Records by id: the fresh ones from the cache, the rest in one multi-id upstream call.
     /// `unchecked` holds the ids neither cached nor checked, because the upstream failed
     /// (they may exist: they are not "missing").
-    func records(_ resource: RecordKind, ids: [Int]) async throws
-        -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>) {
+    func records(
+        _ resource: RecordKind, ids: [Int]
+    ) async throws
+        -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>)
+    {
         var found = try await database.records(resource, ids: ids)
         // Ids past a fresh complete mirror do not exist: not asked for, and not "unchecked".
         let absent = Set(try await beyondMirror(resource, ids: ids.filter { found[$0] == nil }, freshOnly: true))
@@ -66,7 +73,9 @@ extension CharacterCatalog {
 
     /// The records of `ids` not cached yet, fetched in one call (the rest are not refetched:
     /// links are resolved from the cache when it has them).
-    func resolve(_ resource: RecordKind, ids: [Int]) async -> (records: [Int: StoredRecord], upstreamError: UpstreamError?) {
+    func resolve(
+        _ resource: RecordKind, ids: [Int]
+    ) async -> (records: [Int: StoredRecord], upstreamError: UpstreamError?) {
         var found = (try? await database.records(resource, ids: ids)) ?? [:]
         let missing = ids.filter { found[$0] == nil }
         guard !missing.isEmpty else { return (found, nil) }
@@ -83,11 +92,15 @@ extension CharacterCatalog {
 
     /// A character with the summaries of its episodes. When the character is fresh in the
     /// cache with all its episodes, that is one database read and nothing else.
-    func characterDetail(id: Int) async throws
-        -> (answer: Answer<StoredRecord>, summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?) {
+    func characterDetail(
+        id: Int
+    ) async throws
+        -> (answer: Answer<StoredRecord>, summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?)
+    {
         let cached = try await database.characterWithEpisodeSummaries(id: id)  // read 1
         if let cached, policy.isFresh(cached.record.fetchedAt),
-           cached.record.related.allSatisfy({ cached.summaries[$0] != nil }) {
+            cached.record.related.allSatisfy({ cached.summaries[$0] != nil })
+        {
             return (Answer(cached.record, .cached(at: cached.record.fetchedAt)), cached.summaries, nil)
         }
         let answer = try await record(.character, id: id, stored: cached?.record)
@@ -119,21 +132,29 @@ extension CharacterCatalog {
     /// when the upstream cannot be asked.
     func beyondMirror(_ resource: RecordKind, ids: [Int], freshOnly: Bool = false) async throws -> [Int] {
         guard !ids.isEmpty, let mirror = try await database.mirror(),
-              !freshOnly || policy.isFresh(mirror.completedAt) else { return [] }
+            !freshOnly || policy.isFresh(mirror.completedAt)
+        else { return [] }
         let count = mirror.counts[resource] ?? 0
         return ids.filter { $0 > count }
     }
 
     /// Fetches records, stores them in one transaction and answers them as stored, once for
     /// identical callers in flight.
-    private func fetchRecords(_ resource: RecordKind, ids: [Int],
-                              force: Bool = false) async throws -> Answer<[Int: StoredRecord]> {
+    private func fetchRecords(
+        _ resource: RecordKind, ids: [Int],
+        force: Bool = false
+    ) async throws -> Answer<[Int: StoredRecord]> {
         let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
-        return try await policy.fetchOnce(recordFlights, key, force: force, stored: { [self] in
-            let stored = try await database.records(resource, ids: ids)
-            guard stored.count == Set(ids).count, let oldest = stored.values.map(\.fetchedAt).min() else { return nil }
-            return Stored(stored, fetchedAt: oldest)
-        }) { [self] in
+        return try await policy.fetchOnce(
+            recordFlights, key, force: force,
+            stored: { [self] in
+                let stored = try await database.records(resource, ids: ids)
+                guard stored.count == Set(ids).count, let oldest = stored.values.map(\.fetchedAt).min() else {
+                    return nil
+                }
+                return Stored(stored, fetchedAt: oldest)
+            }
+        ) { [self] in
             // One stored record is asked conditionally: unchanged costs a 304, no body.
             let validator = ids.count == 1 ? try await database.validator(resource: resource, id: ids[0]) : nil
             let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in

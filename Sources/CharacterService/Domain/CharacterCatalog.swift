@@ -41,8 +41,9 @@ struct CharacterCatalog: Sendable {
         let mirror = try await database.mirror()
         return policy.health.report(
             service: .characters, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
-            mirror: .init(complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
-                          records: mirror.map { $0.counts.values.reduce(0, +) } ?? 0))
+            mirror: .init(
+                complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
+                records: mirror.map { $0.counts.values.reduce(0, +) } ?? 0))
     }
 
     // MARK: Favorites
@@ -64,8 +65,10 @@ struct CharacterCatalog: Sendable {
 
     /// A page of a list; `force` asks the upstream even when the cache is fresh; without
     /// `fallback` an upstream failure is an error even when the page is cached.
-    func list(_ resource: RecordKind, page: Int, filters: [(String, String)], force: Bool = false,
-              fallback: Bool = true) async throws -> PageAnswer {
+    func list(
+        _ resource: RecordKind, page: Int, filters: [(String, String)], force: Bool = false,
+        fallback: Bool = true
+    ) async throws -> PageAnswer {
         let filterKey = FilterKey.encode(filters)
         let unavailable = { (error: UpstreamError) in
             CharacterError.upstreamUnavailable(what: "\(resource.plural) page \(page)", error)
@@ -81,14 +84,17 @@ struct CharacterCatalog: Sendable {
             fallback: { [self] error in
                 guard fallback else { throw unavailable(error) }
                 guard let mirror = try await database.mirror() else { return nil }
-                return try await localAnswer(resource, page: page, filters: filters, mirror: mirror, upstreamError: error)
+                return try await localAnswer(
+                    resource, page: page, filters: filters, mirror: mirror, upstreamError: error)
             },
             otherwise: { [self] error in
                 // Past the end of a list whose size is known: empty, with its totals.
                 if page > 1, let known = try await database.newestPage(resource: resource, filterKey: filterKey),
-                   page > known.pages {
-                    return PageAnswer(ListPage(page: page, pages: known.pages, count: known.count, items: []),
-                                      .stale(at: known.fetchedAt, because: error))
+                    page > known.pages
+                {
+                    return PageAnswer(
+                        ListPage(page: page, pages: known.pages, count: known.count, items: []),
+                        .stale(at: known.fetchedAt, because: error))
                 }
                 throw unavailable(error)
             })
@@ -96,11 +102,16 @@ struct CharacterCatalog: Sendable {
     }
 
     /// Fetches a page and stores it, once for identical callers in flight.
-    private func fetchPage(_ resource: RecordKind, page: Int, filters: [(String, String)], filterKey: String,
-                           force: Bool) async throws -> PageAnswer {
-        try await policy.fetchOnce(pageFlights, "\(resource.rawValue)?\(filterKey)#\(page)", force: force, stored: {
-            [self] in try await storedPage(resource, filterKey: filterKey, page: page)
-        }) { [self] in
+    private func fetchPage(
+        _ resource: RecordKind, page: Int, filters: [(String, String)], filterKey: String,
+        force: Bool
+    ) async throws -> PageAnswer {
+        try await policy.fetchOnce(
+            pageFlights, "\(resource.rawValue)?\(filterKey)#\(page)", force: force,
+            stored: {
+                [self] in try await storedPage(resource, filterKey: filterKey, page: page)
+            }
+        ) { [self] in
             // Asked conditionally when a copy is stored: unchanged costs a 304, no body.
             let validator = try await database.validator(resource: resource, filterKey: filterKey, page: page)
             let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
@@ -118,20 +129,24 @@ struct CharacterCatalog: Sendable {
             // A page past the end is not stored: its answer follows from the list's totals,
             // and storing every page number asked for would let a client grow the cache.
             if !(fetched.records.isEmpty && page > 1) {
-                try await database.store(page: fetched, resource: resource, filterKey: filterKey, number: page,
-                                         fetchedAt: now, validator: received, maxFilteredPages: maxFilteredPages)
+                try await database.store(
+                    page: fetched, resource: resource, filterKey: filterKey, number: page,
+                    fetchedAt: now, validator: received, maxFilteredPages: maxFilteredPages)
             }
             let items = fetched.records.map(\.json)
-            return PageAnswer(ListPage(page: page, pages: fetched.pages, count: fetched.count, items: items),
-                              .fetched(at: now))
+            return PageAnswer(
+                ListPage(page: page, pages: fetched.pages, count: fetched.count, items: items),
+                .fetched(at: now))
         }
     }
 
     /// A page past the end says nothing of the list's size (the API answers 404): give it the
     /// totals of the list's pages before it, every time, however it was answered. When no page
     /// of that list is known yet, page 1 is asked for them.
-    private func withTrueTotals(_ answer: PageAnswer, resource: RecordKind,
-                                filters: [(String, String)]) async throws -> PageAnswer {
+    private func withTrueTotals(
+        _ answer: PageAnswer, resource: RecordKind,
+        filters: [(String, String)]
+    ) async throws -> PageAnswer {
         guard answer.items.isEmpty, answer.page > 1 else { return answer }
         var answer = answer
         if let known = try await database.newestPage(resource: resource, filterKey: FilterKey.encode(filters)) {
@@ -143,14 +158,18 @@ struct CharacterCatalog: Sendable {
     }
 
     /// A page answered from the mirror's records (stale when the upstream was tried and failed).
-    private func localAnswer(_ resource: RecordKind, page: Int, filters: [(String, String)], mirror: MirrorState,
-                             upstreamError: UpstreamError?) async throws -> PageAnswer {
-        let found = try await database.localPage(resource, filters: filters, page: page,
-                                                 upTo: mirror.counts[resource] ?? 0)
+    private func localAnswer(
+        _ resource: RecordKind, page: Int, filters: [(String, String)], mirror: MirrorState,
+        upstreamError: UpstreamError?
+    ) async throws -> PageAnswer {
+        let found = try await database.localPage(
+            resource, filters: filters, page: page,
+            upTo: mirror.counts[resource] ?? 0)
         let records = try await database.records(resource, ids: found.ids)
         let items = found.ids.compactMap { records[$0]?.json }
-        return PageAnswer(ListPage(page: page, pages: (found.count + 19) / 20, count: found.count, items: items),
-                          .cached(at: mirror.completedAt, upstreamError: upstreamError?.description))
+        return PageAnswer(
+            ListPage(page: page, pages: (found.count + 19) / 20, count: found.count, items: items),
+            .cached(at: mirror.completedAt, upstreamError: upstreamError?.description))
     }
 
     /// The stored page with all its records, if the cache has it (and its "last used" time
@@ -166,7 +185,8 @@ struct CharacterCatalog: Sendable {
         let records = try await database.records(resource, ids: stored.ids)
         let items = stored.ids.compactMap { records[$0]?.json }
         guard items.count == stored.ids.count else { return nil }
-        return Stored(ListPage(page: page, pages: stored.pages, count: stored.count, items: items),
-                      fetchedAt: stored.fetchedAt)
+        return Stored(
+            ListPage(page: page, pages: stored.pages, count: stored.count, items: items),
+            fetchedAt: stored.fetchedAt)
     }
 }

@@ -20,11 +20,14 @@ enum CharacterError: Error, RPCErrorConvertible {
         case .noAvatar(let id):
             RPCError(.notFound, "character \(id) has no avatar", service: service)
         case .mirrorIncomplete(let what):
-            RPCError(.upstreamUnavailable, "the sync did not get everything (\(what)); the previous mirror stays in force, try again",
-                     service: service)
+            RPCError(
+                .upstreamUnavailable,
+                "the sync did not get everything (\(what)); the previous mirror stays in force, try again",
+                service: service)
         case .upstreamUnavailable(let what, let error):
-            RPCError(.upstreamUnavailable, "cannot fetch \(what) and nothing is cached: \(error)", service: service,
-                     upstreamStatus: error.httpStatus)
+            RPCError(
+                .upstreamUnavailable, "cannot fetch \(what) and nothing is cached: \(error)", service: service,
+                upstreamStatus: error.httpStatus)
         }
     }
 }

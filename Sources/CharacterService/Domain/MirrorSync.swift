@@ -24,7 +24,9 @@ struct MirrorSync: Sendable {
             await progress(index + 1, RecordKind.allCases.count, "\(resource.plural) page 1")
         }
         let jobs = RecordKind.allCases.flatMap { resource in
-            (2...max(2, firstPages[resource]!.pages)).filter { $0 <= firstPages[resource]!.pages }.map { (resource, $0) }
+            (2...max(2, firstPages[resource]!.pages)).filter { $0 <= firstPages[resource]!.pages }.map {
+                (resource, $0)
+            }
         }
         let characters = firstPages[.character]!.count
         let avatars = try await catalog.database.charactersWithoutAvatar(upTo: characters)
@@ -34,14 +36,18 @@ struct MirrorSync: Sendable {
         let pagesOf = firstPages.mapValues(\.pages)
         try await withThrowingTaskGroup(of: String.self) { group in
             // Every page of every list, then every avatar not held yet: `concurrency` at a time.
-            var pending = jobs.map { job in { @Sendable () async throws -> String in
-                _ = try await catalog.list(job.0, page: job.1, filters: [], force: true, fallback: false)
-                return "\(job.0.plural) page \(job.1)/\(pagesOf[job.0] ?? 0)"
-            } }[...]
-            pending += avatars.map { id in { @Sendable () async throws -> String in
-                try await fetchAvatar(id)
-                return "avatar of character \(id)"
-            } }
+            var pending = jobs.map { job in
+                { @Sendable () async throws -> String in
+                    _ = try await catalog.list(job.0, page: job.1, filters: [], force: true, fallback: false)
+                    return "\(job.0.plural) page \(job.1)/\(pagesOf[job.0] ?? 0)"
+                }
+            }[...]
+            pending += avatars.map { id in
+                { @Sendable () async throws -> String in
+                    try await fetchAvatar(id)
+                    return "avatar of character \(id)"
+                }
+            }
             func startNext() {
                 guard let job = pending.popFirst() else { return }
                 group.addTask { try await job() }
@@ -57,10 +63,11 @@ struct MirrorSync: Sendable {
         // the previous mirror in force.
         try await catalog.database.completeMirror(counts: firstPages.mapValues(\.count), at: Date())
         let elapsed = ContinuousClock.now - started
-        return SyncResult(characters: characters, locations: firstPages[.location]!.count,
-                          episodes: firstPages[.episode]!.count, requests: total,
-                          durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
-                          avatars: avatars.count)
+        return SyncResult(
+            characters: characters, locations: firstPages[.location]!.count,
+            episodes: firstPages[.episode]!.count, requests: total,
+            durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+            avatars: avatars.count)
     }
 
     /// One avatar, stored if the upstream has one. A missing or unusable avatar (a 404, bytes

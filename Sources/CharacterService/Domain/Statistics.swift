@@ -17,7 +17,10 @@ struct Statistics: Sendable {
         let answers = try await [total, alive, dead, unknown]
         var writer = JSONObjectWriter()
         writer.integer("total", answers[0].count)
-        writer.raw("byStatus", ByteBuffer(string: "{\"alive\":\(answers[1].count),\"dead\":\(answers[2].count),\"unknown\":\(answers[3].count)}"))
+        writer.raw(
+            "byStatus",
+            ByteBuffer(
+                string: "{\"alive\":\(answers[1].count),\"dead\":\(answers[2].count),\"unknown\":\(answers[3].count)}"))
         writer.freshness(.combined(answers.map(\.freshness)))
         return writer.finish()
     }

@@ -9,8 +9,10 @@ import ServiceKit
 enum CharacterRoutes {
     /// Reads answered fresh from the cache are kept in `replyCache` until their data's max age
     /// (or until the database changes) and answered again without running their route.
-    static func router(catalog: CharacterCatalog, syncConcurrency: Int, maxParamBytes: Int,
-                       replyCache: ExpiringCache<ByteBuffer>? = nil) -> RPCRouter {
+    static func router(
+        catalog: CharacterCatalog, syncConcurrency: Int, maxParamBytes: Int,
+        replyCache: ExpiringCache<ByteBuffer>? = nil
+    ) -> RPCRouter {
         var router = RPCRouter(service: ServiceName.characters, replyCache: replyCache)
         let validate = ParamsValidation(maxParamBytes: maxParamBytes)
         let avatars = Avatars(catalog: catalog)
@@ -22,20 +24,28 @@ enum CharacterRoutes {
         }
 
         router.registerCached(RPCMethods.charactersList) { params, _ in
-            cacheable(try await catalog.list(.character, page: try validate.page(params.page),
-                                             filters: try validate.filters(params)))
+            cacheable(
+                try await catalog.list(
+                    .character, page: try validate.page(params.page),
+                    filters: try validate.filters(params)))
         }
         router.registerEncoded(RPCMethods.charactersRefresh) { params, _ in
-            pageResult(try await catalog.list(.character, page: try validate.page(params.page),
-                                              filters: try validate.filters(params), force: true))
+            pageResult(
+                try await catalog.list(
+                    .character, page: try validate.page(params.page),
+                    filters: try validate.filters(params), force: true))
         }
         router.registerCached(RPCMethods.locationsList) { params, _ in
-            cacheable(try await catalog.list(.location, page: try validate.page(params.page),
-                                             filters: try validate.filters(params)))
+            cacheable(
+                try await catalog.list(
+                    .location, page: try validate.page(params.page),
+                    filters: try validate.filters(params)))
         }
         router.registerCached(RPCMethods.episodesList) { params, _ in
-            cacheable(try await catalog.list(.episode, page: try validate.page(params.page),
-                                             filters: try validate.filters(params)))
+            cacheable(
+                try await catalog.list(
+                    .episode, page: try validate.page(params.page),
+                    filters: try validate.filters(params)))
         }
         router.registerCached(RPCMethods.charactersGet) { params, _ in
             let episodes = try await catalog.characterDetail(id: try validate.id(params.id))
@@ -66,13 +76,15 @@ enum CharacterRoutes {
             return cacheable(json, freshness)
         }
         router.registerCached(RPCMethods.locationsGet) { params, _ in
-            let (json, freshness) = try await detail(.location, id: try validate.id(params.id), key: "location", linked: .character,
-                                                     linkedKey: "residents", catalog: catalog)
+            let (json, freshness) = try await detail(
+                .location, id: try validate.id(params.id), key: "location", linked: .character,
+                linkedKey: "residents", catalog: catalog)
             return cacheable(json, freshness)
         }
         router.registerCached(RPCMethods.episodesGet) { params, _ in
-            let (json, freshness) = try await detail(.episode, id: try validate.id(params.id), key: "episode", linked: .character,
-                                                     linkedKey: "characters", catalog: catalog)
+            let (json, freshness) = try await detail(
+                .episode, id: try validate.id(params.id), key: "episode", linked: .character,
+                linkedKey: "characters", catalog: catalog)
             return cacheable(json, freshness)
         }
         router.register(RPCMethods.charactersSync) { _, context in
@@ -133,7 +145,9 @@ enum CharacterRoutes {
     /// `{items, missingIds, uncheckedIds, ...freshness}` for `*.getMany`: records in the order
     /// asked. Missing: the upstream said they do not exist. Unchecked: not cached, and the
     /// upstream could not be asked.
-    private static func batch(_ resource: RecordKind, ids: [Int], catalog: CharacterCatalog) async throws -> (ByteBuffer, Freshness) {
+    private static func batch(
+        _ resource: RecordKind, ids: [Int], catalog: CharacterCatalog
+    ) async throws -> (ByteBuffer, Freshness) {
         let found = try await catalog.records(resource, ids: ids)
         var writer = JSONObjectWriter()
         writer.array("items", ids.compactMap { found.records[$0]?.json })
@@ -145,8 +159,10 @@ enum CharacterRoutes {
     }
 
     /// A location or an episode with the characters it links to (fetched in one call if not cached).
-    private static func detail(_ resource: RecordKind, id: Int, key: String, linked: RecordKind, linkedKey: String,
-                               catalog: CharacterCatalog) async throws -> (ByteBuffer, Freshness) {
+    private static func detail(
+        _ resource: RecordKind, id: Int, key: String, linked: RecordKind, linkedKey: String,
+        catalog: CharacterCatalog
+    ) async throws -> (ByteBuffer, Freshness) {
         let answer = try await catalog.record(resource, id: id)
         let links = await catalog.resolve(linked, ids: answer.value.related)
         var writer = JSONObjectWriter()

@@ -40,12 +40,16 @@ struct ParamsValidation: Sendable {
     /// Filters in the API's order, lowercased (the API matches case-insensitively), empty ones dropped.
     func filters(_ pairs: [(String, String?)], allowed: [String: [String]] = [:]) throws -> [(String, String)] {
         try pairs.compactMap { name, value in
-            guard let value = value?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty else { return nil }
+            guard let value = value?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty else {
+                return nil
+            }
             guard value.utf8.count <= maxParamBytes else {
-                throw CharacterError.invalidParams("\"\(name)\" is \(value.utf8.count) bytes; the limit is \(maxParamBytes) (RNM_MAX_PARAM_BYTES)")
+                throw CharacterError.invalidParams(
+                    "\"\(name)\" is \(value.utf8.count) bytes; the limit is \(maxParamBytes) (RNM_MAX_PARAM_BYTES)")
             }
             if let choices = allowed[name], !choices.contains(value) {
-                throw CharacterError.invalidParams("\"\(name)\" must be one of \(choices.joined(separator: ", ")), got \"\(RPCError.excerpt(value))\"")
+                throw CharacterError.invalidParams(
+                    "\"\(name)\" must be one of \(choices.joined(separator: ", ")), got \"\(RPCError.excerpt(value))\"")
             }
             return (name, value)
         }

@@ -16,9 +16,10 @@ struct MirrorState: Sendable {
 extension CharacterDatabase {
     /// The lowercased columns each filter of the API is matched against.
     static var filterColumns: [RecordKind: [String: String]] {
-        Dictionary(uniqueKeysWithValues: RecordKind.allCases.map { kind in
-            (kind, Dictionary(uniqueKeysWithValues: kind.filters.map { ($0, RecordKind.filterColumn($0)) }))
-        })
+        Dictionary(
+            uniqueKeysWithValues: RecordKind.allCases.map { kind in
+                (kind, Dictionary(uniqueKeysWithValues: kind.filters.map { ($0, RecordKind.filterColumn($0)) }))
+            })
     }
 
     /// The values of a record's filter columns, in the order of its table's INSERT.
@@ -37,19 +38,28 @@ extension CharacterDatabase {
             let decoder = JSONDecoder()
             for row in try Row.fetchAll(db, sql: "SELECT id, json FROM character") {
                 let character = try decoder.decode(Character.self, from: row["json"] as Data)
-                try db.execute(sql: "UPDATE character SET nameKey = ?, statusKey = ?, speciesKey = ?, typeKey = ?, genderKey = ? WHERE id = ?",
-                               arguments: [character.name.lowercased(), character.status.lowercased(), character.species.lowercased(),
-                                           character.type.lowercased(), character.gender.lowercased(), character.id])
+                try db.execute(
+                    sql:
+                        "UPDATE character SET nameKey = ?, statusKey = ?, speciesKey = ?, typeKey = ?, genderKey = ? WHERE id = ?",
+                    arguments: [
+                        character.name.lowercased(), character.status.lowercased(), character.species.lowercased(),
+                        character.type.lowercased(), character.gender.lowercased(), character.id,
+                    ])
             }
             for row in try Row.fetchAll(db, sql: "SELECT id, json FROM location") {
                 let location = try decoder.decode(Location.self, from: row["json"] as Data)
-                try db.execute(sql: "UPDATE location SET nameKey = ?, typeKey = ?, dimensionKey = ? WHERE id = ?",
-                               arguments: [location.name.lowercased(), location.type.lowercased(), location.dimension.lowercased(), location.id])
+                try db.execute(
+                    sql: "UPDATE location SET nameKey = ?, typeKey = ?, dimensionKey = ? WHERE id = ?",
+                    arguments: [
+                        location.name.lowercased(), location.type.lowercased(), location.dimension.lowercased(),
+                        location.id,
+                    ])
             }
             for row in try Row.fetchAll(db, sql: "SELECT id, json FROM episode") {
                 let episode = try decoder.decode(Episode.self, from: row["json"] as Data)
-                try db.execute(sql: "UPDATE episode SET nameKey = ?, episodeKey = ? WHERE id = ?",
-                               arguments: [episode.name.lowercased(), episode.code.lowercased(), episode.id])
+                try db.execute(
+                    sql: "UPDATE episode SET nameKey = ?, episodeKey = ? WHERE id = ?",
+                    arguments: [episode.name.lowercased(), episode.code.lowercased(), episode.id])
             }
             try db.create(table: "mirror") { t in
                 t.primaryKey("id", .integer).check { $0 == 1 }
@@ -68,23 +78,34 @@ extension CharacterDatabase {
     func completeMirror(counts: [RecordKind: Int], at date: Date) async throws {
         try await pool.write { db in
             for (resource, count) in counts {
-                let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM " + resource.table + " WHERE id BETWEEN 1 AND ?", arguments: [count]) ?? 0
+                let held =
+                    try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM " + resource.table + " WHERE id BETWEEN 1 AND ?",
+                        arguments: [count]) ?? 0
                 guard held == count else {
                     throw CharacterError.mirrorIncomplete("\(resource.plural): \(held) of \(count) stored")
                 }
             }
             let avatars = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image") ?? 0
-            try db.execute(sql: "INSERT OR REPLACE INTO mirror (id, completedAt, characters, locations, episodes, avatars) VALUES (1, ?, ?, ?, ?, ?)",
-                           arguments: [date.timeIntervalSince1970, counts[.character] ?? 0, counts[.location] ?? 0, counts[.episode] ?? 0, avatars])
+            try db.execute(
+                sql:
+                    "INSERT OR REPLACE INTO mirror (id, completedAt, characters, locations, episodes, avatars) VALUES (1, ?, ?, ?, ?, ?)",
+                arguments: [
+                    date.timeIntervalSince1970, counts[.character] ?? 0, counts[.location] ?? 0, counts[.episode] ?? 0,
+                    avatars,
+                ])
         }
     }
 
     /// The last complete mirror, if any.
     func mirror() async throws -> MirrorState? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT completedAt, characters, locations, episodes, avatars FROM mirror WHERE id = 1").map {
-                MirrorState(completedAt: Date(timeIntervalSince1970: $0[0]),
-                            counts: [.character: $0[1], .location: $0[2], .episode: $0[3]], avatars: $0[4])
+            try Row.fetchOne(
+                db, sql: "SELECT completedAt, characters, locations, episodes, avatars FROM mirror WHERE id = 1"
+            ).map {
+                MirrorState(
+                    completedAt: Date(timeIntervalSince1970: $0[0]),
+                    counts: [.character: $0[1], .location: $0[2], .episode: $0[3]], avatars: $0[4])
             }
         }
     }
@@ -94,7 +115,9 @@ extension CharacterDatabase {
     /// of its field, taken literally; for characters, a value beginning with "male" from the
     /// start of the field only (so `male` never matches `Female`). Only ids up to `upTo` count:
     /// the records of the last complete sync, whatever a later one added.
-    func localPage(_ resource: RecordKind, filters: [(String, String)], page: Int, upTo: Int) async throws -> (ids: [Int], count: Int) {
+    func localPage(
+        _ resource: RecordKind, filters: [(String, String)], page: Int, upTo: Int
+    ) async throws -> (ids: [Int], count: Int) {
         var conditions = ["id <= ?"]
         var arguments: StatementArguments = [upTo]
         for (name, value) in filters {

@@ -16,8 +16,10 @@ extension CharacterDatabase {
     /// The validator of a stored page.
     func validator(resource: RecordKind, filterKey: String, page: Int) async throws -> Validator? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT etag, lastModified FROM listPage WHERE resource = ? AND filterKey = ? AND page = ?",
-                             arguments: [resource.rawValue, filterKey, page]).flatMap { Validator(row: $0, at: 0) }
+            try Row.fetchOne(
+                db, sql: "SELECT etag, lastModified FROM listPage WHERE resource = ? AND filterKey = ? AND page = ?",
+                arguments: [resource.rawValue, filterKey, page]
+            ).flatMap { Validator(row: $0, at: 0) }
         }
     }
 
@@ -32,8 +34,9 @@ extension CharacterDatabase {
     /// A `304` for a page: the stored copy is the upstream's as of `date`.
     func renew(resource: RecordKind, filterKey: String, page: Int, at date: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE listPage SET fetchedAt = ? WHERE resource = ? AND filterKey = ? AND page = ?",
-                           arguments: [date.timeIntervalSince1970, resource.rawValue, filterKey, page])
+            try db.execute(
+                sql: "UPDATE listPage SET fetchedAt = ? WHERE resource = ? AND filterKey = ? AND page = ?",
+                arguments: [date.timeIntervalSince1970, resource.rawValue, filterKey, page])
         }
     }
 

@@ -81,20 +81,28 @@ struct CharacterDatabase: CacheDatabase {
     /// Stores a fetched list page and its records. Past `maxFilteredPages` pages of filtered
     /// lists, the least recently used are evicted; unfiltered pages (the mirror), records and
     /// favorites never are.
-    func store(page: FetchedPage, resource: RecordKind, filterKey: String, number: Int, fetchedAt: Date,
-               validator: Validator? = nil, maxFilteredPages: Int = .max) async throws {
+    func store(
+        page: FetchedPage, resource: RecordKind, filterKey: String, number: Int, fetchedAt: Date,
+        validator: Validator? = nil, maxFilteredPages: Int = .max
+    ) async throws {
         try await pool.write { db in
             try Self.upsert(page.records, resource: resource, fetchedAt: fetchedAt, in: db)
             try db.execute(
-                sql: "INSERT OR REPLACE INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt, usedAt, etag, lastModified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: StatementArguments([resource.rawValue, filterKey, number, Self.list(page.records.map(\.id)),
-                                               page.count, page.pages, fetchedAt.timeIntervalSince1970,
-                                               fetchedAt.timeIntervalSince1970] + Validator.values(validator)))
+                sql:
+                    "INSERT OR REPLACE INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt, usedAt, etag, lastModified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: StatementArguments(
+                    [
+                        resource.rawValue, filterKey, number, Self.list(page.records.map(\.id)),
+                        page.count, page.pages, fetchedAt.timeIntervalSince1970,
+                        fetchedAt.timeIntervalSince1970,
+                    ] + Validator.values(validator)))
             guard !filterKey.isEmpty else { return }
             let filtered = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM listPage WHERE filterKey != ''") ?? 0
             if filtered > maxFilteredPages {
-                try db.execute(sql: "DELETE FROM listPage WHERE rowid IN (SELECT rowid FROM listPage WHERE filterKey != '' ORDER BY usedAt LIMIT ?)",
-                               arguments: [filtered - maxFilteredPages])
+                try db.execute(
+                    sql:
+                        "DELETE FROM listPage WHERE rowid IN (SELECT rowid FROM listPage WHERE filterKey != '' ORDER BY usedAt LIMIT ?)",
+                    arguments: [filtered - maxFilteredPages])
             }
         }
     }
@@ -102,29 +110,36 @@ struct CharacterDatabase: CacheDatabase {
     /// Marks a stored page as used now (so that it is not the next one evicted).
     func touch(resource: RecordKind, filterKey: String, number: Int, at date: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE listPage SET usedAt = ? WHERE resource = ? AND filterKey = ? AND page = ?",
-                           arguments: [date.timeIntervalSince1970, resource.rawValue, filterKey, number])
+            try db.execute(
+                sql: "UPDATE listPage SET usedAt = ? WHERE resource = ? AND filterKey = ? AND page = ?",
+                arguments: [date.timeIntervalSince1970, resource.rawValue, filterKey, number])
         }
     }
 
     /// Stores fetched records; `validator` is that of the request for the one record fetched.
-    func store(records: [FetchedRecord], resource: RecordKind, fetchedAt: Date, validator: Validator? = nil) async throws {
+    func store(
+        records: [FetchedRecord], resource: RecordKind, fetchedAt: Date, validator: Validator? = nil
+    ) async throws {
         guard !records.isEmpty else { return }
         try await pool.write { db in
             try Self.upsert(records, resource: resource, fetchedAt: fetchedAt, validator: validator, in: db)
         }
     }
 
-    private static func upsert(_ records: [FetchedRecord], resource: RecordKind, fetchedAt: Date,
-                               validator: Validator? = nil, in db: Database) throws {
+    private static func upsert(
+        _ records: [FetchedRecord], resource: RecordKind, fetchedAt: Date,
+        validator: Validator? = nil, in db: Database
+    ) throws {
         let time = fetchedAt.timeIntervalSince1970
         // The kind's own columns, then its filters' lowercased columns (the offline mirror's).
-        let own: [(column: String, value: (FetchedRecord) -> any DatabaseValueConvertible)] = switch resource {
-        case .character: [("status", { $0.columns["status"] ?? "" })]
-        case .location: []
-        case .episode: [("code", { $0.columns["code"] ?? "" }), ("airDate", { $0.columns["airDate"] ?? "" })]
-        }
-        let columns = ["id", "name"] + own.map(\.column) + ["related", "json", "fetchedAt"]
+        let own: [(column: String, value: (FetchedRecord) -> any DatabaseValueConvertible)] =
+            switch resource {
+            case .character: [("status", { $0.columns["status"] ?? "" })]
+            case .location: []
+            case .episode: [("code", { $0.columns["code"] ?? "" }), ("airDate", { $0.columns["airDate"] ?? "" })]
+            }
+        let columns =
+            ["id", "name"] + own.map(\.column) + ["related", "json", "fetchedAt"]
             + resource.filters.map(RecordKind.filterColumn) + Validator.columns
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         // A record stored again from another request (a page) keeps the validator of its own
@@ -137,30 +152,36 @@ struct CharacterDatabase: CacheDatabase {
                 : column + " = excluded." + column
         }
         // Table and column names come from the code above; every value is a bound parameter.
-        let insert = "INSERT INTO " + table + " (" + columns.joined(separator: ", ") + ") VALUES (" + placeholders
+        let insert =
+            "INSERT INTO " + table + " (" + columns.joined(separator: ", ") + ") VALUES (" + placeholders
             + ") ON CONFLICT(id) DO UPDATE SET " + updates.joined(separator: ", ")
         let statement = try db.cachedStatement(sql: insert)
         for record in records {
-            let values: [any DatabaseValueConvertible] = [record.id, record.columns["name"] ?? ""]
+            let values: [any DatabaseValueConvertible] =
+                [record.id, record.columns["name"] ?? ""]
                 + own.map { $0.value(record) } + [Self.list(record.related), record.json, time]
             // A validator belongs to one request: kept only for a record fetched on its own.
             let validator = records.count == 1 ? validator : nil
-            try statement.execute(arguments: StatementArguments(values) + StatementArguments(Self.keys(record, resource: resource))
-                                  + StatementArguments(Validator.values(validator)))
+            try statement.execute(
+                arguments: StatementArguments(values) + StatementArguments(Self.keys(record, resource: resource))
+                    + StatementArguments(Validator.values(validator)))
         }
     }
 
     func storeImage(id: Int, contentType: String, bytes: Data, fetchedAt: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO image (id, contentType, bytes, fetchedAt) VALUES (?, ?, ?, ?)",
-                           arguments: [id, contentType, bytes, fetchedAt.timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO image (id, contentType, bytes, fetchedAt) VALUES (?, ?, ?, ?)",
+                arguments: [id, contentType, bytes, fetchedAt.timeIntervalSince1970])
         }
     }
 
     func setFavorite(id: Int, _ favorite: Bool, at date: Date) async throws {
         try await pool.write { db in
             if favorite {
-                try db.execute(sql: "INSERT OR IGNORE INTO favorite (id, addedAt) VALUES (?, ?)", arguments: [id, date.timeIntervalSince1970])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO favorite (id, addedAt) VALUES (?, ?)",
+                    arguments: [id, date.timeIntervalSince1970])
             } else {
                 try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [id])
             }
@@ -171,22 +192,32 @@ struct CharacterDatabase: CacheDatabase {
 
     func page(resource: RecordKind, filterKey: String, number: Int) async throws -> StoredPage? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt, usedAt FROM listPage WHERE resource = ? AND filterKey = ? AND page = ?",
-                             arguments: [resource.rawValue, filterKey, number]).map(Self.storedPage)
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT ids, count, pages, fetchedAt, usedAt FROM listPage WHERE resource = ? AND filterKey = ? AND page = ?",
+                arguments: [resource.rawValue, filterKey, number]
+            ).map(Self.storedPage)
         }
     }
 
     /// The newest stored non-empty page of a list, for its totals.
     func newestPage(resource: RecordKind, filterKey: String) async throws -> StoredPage? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT ids, count, pages, fetchedAt, usedAt FROM listPage WHERE resource = ? AND filterKey = ? AND pages > 0 ORDER BY fetchedAt DESC LIMIT 1",
-                             arguments: [resource.rawValue, filterKey]).map(Self.storedPage)
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT ids, count, pages, fetchedAt, usedAt FROM listPage WHERE resource = ? AND filterKey = ? AND pages > 0 ORDER BY fetchedAt DESC LIMIT 1",
+                arguments: [resource.rawValue, filterKey]
+            ).map(Self.storedPage)
         }
     }
 
     private static func storedPage(_ row: Row) -> StoredPage {
-        StoredPage(ids: Self.ids(row["ids"]), count: row["count"], pages: row["pages"], fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]),
-                   usedAt: Date(timeIntervalSince1970: row["usedAt"]))
+        StoredPage(
+            ids: Self.ids(row["ids"]), count: row["count"], pages: row["pages"],
+            fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]),
+            usedAt: Date(timeIntervalSince1970: row["usedAt"]))
     }
 
     /// The stored records among `ids`, by id.
@@ -199,24 +230,33 @@ struct CharacterDatabase: CacheDatabase {
     // columns by position (a lookup by name lowercases the name on every access).
     private static func records(_ resource: RecordKind, ids: [Int], _ db: Database) throws -> [Int: StoredRecord] {
         let placeholders = databaseQuestionMarks(count: ids.count)
-        let statement = try db.cachedStatement(sql: "SELECT id, related, json, fetchedAt FROM \(resource.table) WHERE id IN (\(placeholders))")
+        let statement = try db.cachedStatement(
+            sql: "SELECT id, related, json, fetchedAt FROM \(resource.table) WHERE id IN (\(placeholders))")
         let rows = try Row.fetchAll(statement, arguments: StatementArguments(ids))
-        return Dictionary(uniqueKeysWithValues: rows.map {
-            ($0[0] as Int, StoredRecord(json: $0[2], related: Self.ids($0[1]), fetchedAt: Date(timeIntervalSince1970: $0[3])))
-        })
+        return Dictionary(
+            uniqueKeysWithValues: rows.map {
+                (
+                    $0[0] as Int,
+                    StoredRecord(json: $0[2], related: Self.ids($0[1]), fetchedAt: Date(timeIntervalSince1970: $0[3]))
+                )
+            })
     }
 
     private static func episodeSummaries(ids: [Int], _ db: Database) throws -> [Int: EpisodeSummary] {
-        let statement = try db.cachedStatement(sql: "SELECT id, code, name, airDate FROM episode WHERE id IN (\(databaseQuestionMarks(count: ids.count)))")
+        let statement = try db.cachedStatement(
+            sql: "SELECT id, code, name, airDate FROM episode WHERE id IN (\(databaseQuestionMarks(count: ids.count)))")
         let rows = try Row.fetchAll(statement, arguments: StatementArguments(ids))
-        return Dictionary(uniqueKeysWithValues: rows.map {
-            ($0[0] as Int, EpisodeSummary(id: $0[0], code: $0[1], name: $0[2], airDate: $0[3]))
-        })
+        return Dictionary(
+            uniqueKeysWithValues: rows.map {
+                ($0[0] as Int, EpisodeSummary(id: $0[0], code: $0[1], name: $0[2], airDate: $0[3]))
+            })
     }
 
     /// A character and the summaries of its cached episodes, in one read (the hot path of
     /// `characters.get`).
-    func characterWithEpisodeSummaries(id: Int) async throws -> (record: StoredRecord, summaries: [Int: EpisodeSummary])? {
+    func characterWithEpisodeSummaries(
+        id: Int
+    ) async throws -> (record: StoredRecord, summaries: [Int: EpisodeSummary])? {
         try await pool.read { db in
             guard let record = try Self.records(.character, ids: [id], db)[id] else { return nil }
             let summaries = record.related.isEmpty ? [:] : try Self.episodeSummaries(ids: record.related, db)
@@ -256,9 +296,12 @@ struct CharacterDatabase: CacheDatabase {
 
     func image(id: Int) async throws -> StoredImage? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT contentType, bytes, fetchedAt FROM image WHERE id = ?", arguments: [id]).map {
-                StoredImage(contentType: $0["contentType"], bytes: $0["bytes"], fetchedAt: Date(timeIntervalSince1970: $0["fetchedAt"]))
-            }
+            try Row.fetchOne(db, sql: "SELECT contentType, bytes, fetchedAt FROM image WHERE id = ?", arguments: [id])
+                .map {
+                    StoredImage(
+                        contentType: $0["contentType"], bytes: $0["bytes"],
+                        fetchedAt: Date(timeIntervalSince1970: $0["fetchedAt"]))
+                }
         }
     }
 
@@ -274,7 +317,8 @@ struct CharacterDatabase: CacheDatabase {
         try await pool.read { db in
             var counts: [String: Int] = [:]
             for table in ["character", "location", "episode", "listPage", "image", "favorite"] {
-                counts[table == "listPage" ? "listPages" : table + "s"] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+                counts[table == "listPage" ? "listPages" : table + "s"] =
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
             }
             return counts
         }

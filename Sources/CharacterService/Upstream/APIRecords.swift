@@ -56,26 +56,36 @@ enum APIRecords {
         case .character:
             let api = try APICharacter(from: decoder)
             let character = Character(
-                id: api.id, name: api.name, status: api.status, species: api.species, type: api.type, gender: api.gender,
+                id: api.id, name: api.name, status: api.status, species: api.species, type: api.type,
+                gender: api.gender,
                 origin: PlaceRef(name: api.origin.name, id: id(fromURL: api.origin.url)),
                 location: PlaceRef(name: api.location.name, id: id(fromURL: api.location.url)),
                 image: api.image, episodeIds: api.episode.compactMap(id(fromURL:)), created: api.created)
-            return FetchedRecord(id: api.id, columns: ["name": api.name, "status": api.status, "species": api.species,
-                                                       "type": api.type, "gender": api.gender],
-                                 related: character.episodeIds, json: try encoder.encode(character))
+            return FetchedRecord(
+                id: api.id,
+                columns: [
+                    "name": api.name, "status": api.status, "species": api.species,
+                    "type": api.type, "gender": api.gender,
+                ],
+                related: character.episodeIds, json: try encoder.encode(character))
         case .location:
             let api = try APILocation(from: decoder)
-            let location = Location(id: api.id, name: api.name, type: api.type ?? "", dimension: api.dimension ?? "",
-                                    residentIds: api.residents.compactMap(id(fromURL:)), created: api.created)
-            return FetchedRecord(id: api.id, columns: ["name": api.name, "type": location.type, "dimension": location.dimension],
-                                 related: location.residentIds,
-                                 json: try encoder.encode(location))
+            let location = Location(
+                id: api.id, name: api.name, type: api.type ?? "", dimension: api.dimension ?? "",
+                residentIds: api.residents.compactMap(id(fromURL:)), created: api.created)
+            return FetchedRecord(
+                id: api.id, columns: ["name": api.name, "type": location.type, "dimension": location.dimension],
+                related: location.residentIds,
+                json: try encoder.encode(location))
         case .episode:
             let api = try APIEpisode(from: decoder)
-            let episode = Episode(id: api.id, name: api.name, airDate: api.air_date, code: api.episode,
-                                  characterIds: api.characters.compactMap(id(fromURL:)), created: api.created)
-            return FetchedRecord(id: api.id, columns: ["name": api.name, "code": api.episode, "episode": api.episode, "airDate": api.air_date],
-                                 related: episode.characterIds, json: try encoder.encode(episode))
+            let episode = Episode(
+                id: api.id, name: api.name, airDate: api.air_date, code: api.episode,
+                characterIds: api.characters.compactMap(id(fromURL:)), created: api.created)
+            return FetchedRecord(
+                id: api.id,
+                columns: ["name": api.name, "code": api.episode, "episode": api.episode, "airDate": api.air_date],
+                related: episode.characterIds, json: try encoder.encode(episode))
         }
     }
 }

@@ -22,10 +22,13 @@ struct RickAndMortyAPI: Sendable {
 
     /// A page of a list; an empty page (not an error) past the end or when nothing matches.
     /// With `validator`, asked conditionally: `.notModified` when the stored copy is current.
-    func page(_ resource: RecordKind, page: Int, filters: [(String, String)],
-              validator: Validator? = nil) async throws(UpstreamError) -> Revalidated<FetchedPage> {
-        let answer = try await fetcher.get(path: "/\(resource.rawValue)", query: [("page", String(page))] + filters,
-                                           validator: validator)
+    func page(
+        _ resource: RecordKind, page: Int, filters: [(String, String)],
+        validator: Validator? = nil
+    ) async throws(UpstreamError) -> Revalidated<FetchedPage> {
+        let answer = try await fetcher.get(
+            path: "/\(resource.rawValue)", query: [("page", String(page))] + filters,
+            validator: validator)
         if answer.notModified, validator != nil { return .notModified }
         if answer.status == 404, Self.isNothingHere(answer.body) { return .modified(.empty, nil) }
         try answer.expectOK()
@@ -37,8 +40,10 @@ struct RickAndMortyAPI: Sendable {
 
     /// The records with these ids; missing ids are left out. One id may be asked conditionally
     /// (`validator`): `.notModified` when the stored copy is current.
-    func records(_ resource: RecordKind, ids: [Int],
-                 validator: Validator? = nil) async throws(UpstreamError) -> Revalidated<[FetchedRecord]> {
+    func records(
+        _ resource: RecordKind, ids: [Int],
+        validator: Validator? = nil
+    ) async throws(UpstreamError) -> Revalidated<[FetchedRecord]> {
         var records: [FetchedRecord] = []
         var received: Validator?
         var start = 0
@@ -76,7 +81,9 @@ struct RickAndMortyAPI: Sendable {
         (try? JSONDecoder().decode([String: String].self, from: body))?["error"] != nil
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, resource: RecordKind, from body: Data) throws(UpstreamError) -> T {
+    private static func decode<T: Decodable>(
+        _ type: T.Type, resource: RecordKind, from body: Data
+    ) throws(UpstreamError) -> T {
         let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
             let start = String(decoding: body.prefix(40), as: UTF8.self)
@@ -99,7 +106,9 @@ enum ImageKind {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            return "image/webp"
+        }
         return nil
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import Messaging
@@ -20,26 +20,34 @@ struct GatewayConfiguration: Sendable {
     var maxInFlight: Int = Defaults.gatewayMaxInFlight
     /// Limits per client connection; a connection's requests in flight are its fair share of
     /// a service link.
-    var limits = ServerLimits(maxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection,
-                              connectionBufferBytes: Defaults.connectionBufferBytes)
+    var limits = ServerLimits(
+        maxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection,
+        connectionBufferBytes: Defaults.connectionBufferBytes)
 }
 
 /// Builds the Gateway from its configuration; tests call this with test settings.
 enum GatewayApp {
-    static func build(configuration: GatewayConfiguration, logger: Logger,
-                      onListening: (@Sendable () async -> Void)? = nil) -> [any Service] {
+    static func build(
+        configuration: GatewayConfiguration, logger: Logger,
+        onListening: (@Sendable () async -> Void)? = nil
+    ) -> [any Service] {
         let links = [
-            ServiceLink(service: .characters, socketPath: configuration.charactersSocketPath,
-                        maxFrameBytes: configuration.limits.maxFrameBytes, logger: logger),
-            ServiceLink(service: .universities, socketPath: configuration.universitiesSocketPath,
-                        maxFrameBytes: configuration.limits.maxFrameBytes, logger: logger),
+            ServiceLink(
+                service: .characters, socketPath: configuration.charactersSocketPath,
+                maxFrameBytes: configuration.limits.maxFrameBytes, logger: logger),
+            ServiceLink(
+                service: .universities, socketPath: configuration.universitiesSocketPath,
+                maxFrameBytes: configuration.limits.maxFrameBytes, logger: logger),
         ]
-        let handler = GatewayHandler(links: links, requestTimeout: configuration.requestTimeout,
-                                     maxInFlight: configuration.maxInFlight)
+        let handler = GatewayHandler(
+            links: links, requestTimeout: configuration.requestTimeout,
+            maxInFlight: configuration.maxInFlight)
         // Its clients are anyone: replies a client leaves unread past its buffer are dropped.
-        let server = RPCServer(configuration: configuration.limits.server(.gateway, socketPath: configuration.socketPath,
-                                                                          dropsUnreadReplies: true),
-                               handler: handler, logger: logger, onListening: onListening)
+        let server = RPCServer(
+            configuration: configuration.limits.server(
+                .gateway, socketPath: configuration.socketPath,
+                dropsUnreadReplies: true),
+            handler: handler, logger: logger, onListening: onListening)
         // Shut down in reverse: the server drains its requests first, then the links close.
         return links + [ServerService(server)]
     }

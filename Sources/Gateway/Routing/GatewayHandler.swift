@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Logging
 import Messaging
@@ -34,7 +34,8 @@ final class GatewayHandler: RPCHandler {
         case .some(let service) where service != .gateway:
             return try await forward(request, to: links[service]!, context: context)
         default:
-            throw RPCError(.methodNotFound, "method \"\(RPCError.excerpt(method))\" not found", service: ServiceName.gateway)
+            throw RPCError(
+                .methodNotFound, "method \"\(RPCError.excerpt(method))\" not found", service: ServiceName.gateway)
         }
     }
 
@@ -42,17 +43,22 @@ final class GatewayHandler: RPCHandler {
     /// and written from where it was read, and the reply is re-labelled and handed back from
     /// the link's event loop where it arrives. Anything else (the Gateway's own health, a link
     /// being connected) takes ``handle(_:context:)``.
-    func start(_ request: RPCRequest, context: RPCRequestContext,
-               reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) -> Bool {
+    func start(
+        _ request: RPCRequest, context: RPCRequestContext,
+        reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void
+    ) -> Bool {
         guard let service = RPCMethods.service(answering: request.method), service != .gateway,
-              let client = links[service]?.connectedClient else { return false }
+            let client = links[service]?.connectedClient
+        else { return false }
         forward(request, through: client, service: service, context: context, reply: reply)
         return true
     }
 
     /// The forward from a task, for a link not connected yet: connects (or fails at once with
     /// -32003 while the service is away), then forwards as ``start(_:context:reply:)`` does.
-    private func forward(_ request: RPCRequest, to link: ServiceLink, context: RPCRequestContext) async throws -> RPCReply {
+    private func forward(
+        _ request: RPCRequest, to link: ServiceLink, context: RPCRequestContext
+    ) async throws -> RPCReply {
         let client: RPCClient
         do {
             client = try await link.client()
@@ -71,11 +77,17 @@ final class GatewayHandler: RPCHandler {
     /// before the final reply. A notification is sent as a request with the Gateway's own
     /// id, so that it stays in flight (and counts against every limit) until the service has
     /// finished it; its reply is dropped.
-    private func forward(_ request: RPCRequest, through client: RPCClient, service: ServiceName, context: RPCRequestContext,
-                         reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) {
+    private func forward(
+        _ request: RPCRequest, through client: RPCClient, service: ServiceName, context: RPCRequestContext,
+        reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void
+    ) {
         guard inFlight.wrappingAdd(1, ordering: .relaxed).newValue <= maxInFlight else {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
-            reply(.failure(RPCError(.overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later", service: ServiceName.gateway)))
+            reply(
+                .failure(
+                    RPCError(
+                        .overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later",
+                        service: ServiceName.gateway)))
             return
         }
         let envelope = request.envelope
@@ -87,7 +99,9 @@ final class GatewayHandler: RPCHandler {
                 context.sendNow(frame: notification.frame(replacing: range, with: clientID))
             }
         }
-        let makeFrame: (Int64) -> ByteBuffer = { serviceID in envelope.frame(withID: ByteBuffer(string: String(serviceID))) }
+        let makeFrame: (Int64) -> ByteBuffer = { serviceID in
+            envelope.frame(withID: ByteBuffer(string: String(serviceID)))
+        }
         let completion: @Sendable (Result<Envelope, any Error>) -> Void = { [self] outcome in
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             switch outcome {
@@ -97,7 +111,10 @@ final class GatewayHandler: RPCHandler {
                     return
                 }
                 guard let idRange = answer.idRange else {
-                    reply(.failure(RPCError(.internalError, "\(service) answered without an id", service: ServiceName.gateway)))
+                    reply(
+                        .failure(
+                            RPCError(.internalError, "\(service) answered without an id", service: ServiceName.gateway))
+                    )
                     return
                 }
                 reply(.success(.frame(answer.frame(replacing: idRange, with: clientID))))
@@ -107,8 +124,10 @@ final class GatewayHandler: RPCHandler {
             }
         }
         do {
-            try client.start(timeout: requestTimeout, onProgress: onProgress, dropReply: clientID == nil ? nil : context.clientBacklog,
-                             makeFrame, completion: completion)
+            try client.start(
+                timeout: requestTimeout, onProgress: onProgress,
+                dropReply: clientID == nil ? nil : context.clientBacklog,
+                makeFrame, completion: completion)
         } catch {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             reply(.failure(error))
@@ -126,15 +145,18 @@ final class GatewayHandler: RPCHandler {
         }
         let allUp = services.values.allSatisfy { $0.status == "up" }
         let uptime = ContinuousClock.now - started
-        return GatewayHealth(status: allUp ? "ok" : "degraded", version: rnmVersion,
-                             uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
-                             services: services, inFlight: inFlight.load(ordering: .relaxed))
+        return GatewayHealth(
+            status: allUp ? "ok" : "degraded", version: rnmVersion,
+            uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
+            services: services, inFlight: inFlight.load(ordering: .relaxed))
     }
 
     private static func probe(_ link: ServiceLink) async -> GatewayHealth.ServiceState {
         let started = ContinuousClock.now
         do {
-            guard let method = RPCMethods.health(of: link.service) else { throw RPCError(.methodNotFound, "no health method", service: link.service) }
+            guard let method = RPCMethods.health(of: link.service) else {
+                throw RPCError(.methodNotFound, "no health method", service: link.service)
+            }
             _ = try await link.client().call(method, NoParams(), timeout: .seconds(2))
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15

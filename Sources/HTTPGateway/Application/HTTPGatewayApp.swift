@@ -27,7 +27,9 @@ struct HTTPGatewayConfiguration: Sendable {
 
     /// `host:port` as `RNM_HTTP_ADDRESS` gives it (`[::1]:8080` for an IPv6 address).
     static func parseAddress(_ text: String) -> (host: String, port: Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { return nil }
         var host = Substring(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
         return host.isEmpty ? nil : (String(host), port)
@@ -38,26 +40,36 @@ struct HTTPGatewayConfiguration: Sendable {
 enum HTTPGatewayApp {
     /// The link to the Gateway, then the HTTP server (shut down in reverse: the server first).
     /// `onListening` gets the port the server is bound to.
-    static func build(configuration: HTTPGatewayConfiguration, logger: Logger,
-                      onListening: (@Sendable (Int) async -> Void)? = nil) -> [any Service] {
-        let gateway = ServiceLink(service: .gateway, socketPath: configuration.gatewaySocketPath,
-                                  maxFrameBytes: configuration.maxFrameBytes, logger: logger)
-        let base = configuration.publicURL.hasSuffix("/") ? String(configuration.publicURL.dropLast()) : configuration.publicURL
-        let endpoints = RickAndMortyEndpoints(gateway: gateway, shapes: PublicShapes(apiBase: base + "/api"),
-                                              timeout: configuration.requestTimeout, logger: logger)
+    static func build(
+        configuration: HTTPGatewayConfiguration, logger: Logger,
+        onListening: (@Sendable (Int) async -> Void)? = nil
+    ) -> [any Service] {
+        let gateway = ServiceLink(
+            service: .gateway, socketPath: configuration.gatewaySocketPath,
+            maxFrameBytes: configuration.maxFrameBytes, logger: logger)
+        let base =
+            configuration.publicURL.hasSuffix("/")
+            ? String(configuration.publicURL.dropLast()) : configuration.publicURL
+        let endpoints = RickAndMortyEndpoints(
+            gateway: gateway, shapes: PublicShapes(apiBase: base + "/api"),
+            timeout: configuration.requestTimeout, logger: logger)
         let universities = UniversitySearch(gateway: gateway, timeout: configuration.requestTimeout, logger: logger)
-        let router = PublicAPIRoutes.router(endpoints: endpoints, universities: universities, maxURLBytes: configuration.maxURLBytes,
-                                            cache: ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes))
+        let router = PublicAPIRoutes.router(
+            endpoints: endpoints, universities: universities, maxURLBytes: configuration.maxURLBytes,
+            cache: ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes))
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: TimeAmount(configuration.idleTimeout),
-            httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
         )
         let application = Application(
             router: router,
             server: .http1(configuration: http1),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
-                logger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")", "publicURL": "\(base)"])
+                logger.info(
+                    "listening",
+                    metadata: ["address": "\(channel.localAddress?.description ?? "?")", "publicURL": "\(base)"])
                 await onListening?(channel.localAddress?.port ?? configuration.port)
             },
             logger: logger

@@ -9,17 +9,25 @@ import Hummingbird
 struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxURLBytes: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var response: Response
         if request.method == .options {
             // A browser's preflight: what any origin may do here.
-            response = Response(status: .noContent, headers: [.allow: "GET, HEAD, OPTIONS", .accessControlAllowMethods: "GET, HEAD",
-                                                              .accessControlMaxAge: "86400"])
+            response = Response(
+                status: .noContent,
+                headers: [
+                    .allow: "GET, HEAD, OPTIONS", .accessControlAllowMethods: "GET, HEAD",
+                    .accessControlMaxAge: "86400",
+                ])
         } else if request.method != .get, request.method != .head {
-            response = PublicResponse.error("\(request.method.rawValue) is not allowed: this API only reads (GET, HEAD)",
-                                            status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
+            response = PublicResponse.error(
+                "\(request.method.rawValue) is not allowed: this API only reads (GET, HEAD)",
+                status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
         } else if request.uri.description.utf8.count > maxURLBytes {
-            response = PublicResponse.error("the request target is over \(maxURLBytes) bytes (RNM_HTTP_MAX_URL_BYTES)", status: .uriTooLong)
+            response = PublicResponse.error(
+                "the request target is over \(maxURLBytes) bytes (RNM_HTTP_MAX_URL_BYTES)", status: .uriTooLong)
         } else {
             do {
                 response = try await next(request, context)

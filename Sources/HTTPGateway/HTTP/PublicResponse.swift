@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import HTTPTypes
 import Hummingbird
@@ -22,7 +22,9 @@ enum PublicResponse {
     }
 
     /// Bytes with their content type and the headers of `freshness`.
-    static func body(_ bytes: ByteBuffer, contentType: String, status: HTTPResponse.Status = .ok, freshness: Freshness? = nil) -> Response {
+    static func body(
+        _ bytes: ByteBuffer, contentType: String, status: HTTPResponse.Status = .ok, freshness: Freshness? = nil
+    ) -> Response {
         var headers: HTTPFields = [.contentType: contentType]
         if let freshness { headers.append(contentsOf: freshnessHeaders(freshness)) }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
@@ -44,17 +46,24 @@ enum PublicResponse {
             logger.error("request failed", metadata: ["error": "\(error)"])
             return self.error("internal error", status: .internalServerError)
         }
-        logger.notice("request failed", metadata: ["code": "\(error.code)", "service": "\(error.service)", "error": "\(error.message)"])
+        logger.notice(
+            "request failed",
+            metadata: ["code": "\(error.code)", "service": "\(error.service)", "error": "\(error.message)"])
         switch error.code {
         case .serviceUnavailable:
-            let what = ["characters", "universities"].contains(error.service) ? "its \(error.service) service is" : "it is"
-            return self.error("rnm cannot answer now: \(what) not running; retry shortly", status: .serviceUnavailable,
-                              headers: [.retryAfter: "1"])
+            let what =
+                ["characters", "universities"].contains(error.service) ? "its \(error.service) service is" : "it is"
+            return self.error(
+                "rnm cannot answer now: \(what) not running; retry shortly", status: .serviceUnavailable,
+                headers: [.retryAfter: "1"])
         case .overloaded:
-            return self.error("rnm is overloaded; retry shortly", status: .serviceUnavailable, headers: [.retryAfter: "1"])
+            return self.error(
+                "rnm is overloaded; retry shortly", status: .serviceUnavailable, headers: [.retryAfter: "1"])
         case .upstreamUnavailable:
             let status = error.upstreamStatus.map { " (it answered \($0))" } ?? ""
-            return self.error("the upstream API is unavailable\(status) and rnm has nothing cached for this request", status: .badGateway)
+            return self.error(
+                "the upstream API is unavailable\(status) and rnm has nothing cached for this request",
+                status: .badGateway)
         case .timeout:
             return self.error("rnm did not answer in time; retry shortly", status: .gatewayTimeout)
         case .invalidParams:
@@ -78,7 +87,8 @@ enum PublicResponse {
         case (.cache, false):
             headers[cacheStatus] = freshness.revalidating == true ? "rnm; hit; detail=\"revalidating\"" : "rnm; hit"
         case (.cache, true):
-            headers[cacheStatus] = "rnm; fwd=stale; detail=\(quotedParameter(freshness.upstreamError ?? "the upstream failed"))"
+            headers[cacheStatus] =
+                "rnm; fwd=stale; detail=\(quotedParameter(freshness.upstreamError ?? "the upstream failed"))"
         }
         if freshness.source == .upstream {
             // Fetched for this very request (`fetchedAt` is in whole seconds, truncated: the

@@ -27,14 +27,17 @@ struct ResponseCache: Sendable {
     var isEnabled: Bool { ttl > .zero && entries.maxBytes > 0 }
     var maxBytes: Int { entries.maxBytes }
 
-    func lookup(_ key: String, now: ContinuousClock.Instant = .now) -> (entry: Entry, storedAt: ContinuousClock.Instant)? {
+    func lookup(
+        _ key: String, now: ContinuousClock.Instant = .now
+    ) -> (entry: Entry, storedAt: ContinuousClock.Instant)? {
         entries.entry(for: key, now: now).map { ($0.value, $0.storedAt) }
     }
 
     func store(_ key: String, body: ByteBuffer, contentType: String, age: Int, now: ContinuousClock.Instant = .now) {
         guard isEnabled else { return }
-        entries.store(Entry(body: body, contentType: contentType, age: age), for: key, size: body.readableBytes,
-                      expires: now + ttl, now: now)
+        entries.store(
+            Entry(body: body, contentType: contentType, age: age), for: key, size: body.readableBytes,
+            expires: now + ttl, now: now)
     }
 }
 
@@ -42,13 +45,20 @@ struct ResponseCache: Sendable {
 struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
     let cache: ResponseCache
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard cache.isEnabled, request.method == .get || request.method == .head else { return try await next(request, context) }
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard cache.isEnabled, request.method == .get || request.method == .head else {
+            return try await next(request, context)
+        }
         let key = request.uri.description
         let now = ContinuousClock.now
         if let (entry, storedAt) = cache.lookup(key, now: now) {
             let elapsed = Int((now - storedAt).components.seconds)
-            var headers: HTTPFields = [.contentType: entry.contentType, PublicResponse.cacheStatus: "rnm; hit", .age: String(entry.age + elapsed)]
+            var headers: HTTPFields = [
+                .contentType: entry.contentType, PublicResponse.cacheStatus: "rnm; hit",
+                .age: String(entry.age + elapsed),
+            ]
             if request.method == .head {
                 headers[.contentLength] = String(entry.body.readableBytes)
                 return Response(status: .ok, headers: headers, body: ResponseBody())
@@ -56,13 +66,17 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
         }
         var response = try await next(request, context)
-        guard request.method == .get, response.status == .ok, response.headers[PublicResponse.cacheStatus] == "rnm; hit",
-              let contentType = response.headers[.contentType], let length = response.body.contentLength, length <= cache.maxBytes / 4
+        guard request.method == .get, response.status == .ok,
+            response.headers[PublicResponse.cacheStatus] == "rnm; hit",
+            let contentType = response.headers[.contentType], let length = response.body.contentLength,
+            length <= cache.maxBytes / 4
         else { return response }
         let collector = BodyCollector()
         try await response.body.write(collector)
         response.body = ResponseBody(byteBuffer: collector.buffer)
-        cache.store(key, body: collector.buffer, contentType: contentType, age: response.headers[.age].flatMap { Int($0) } ?? 0, now: now)
+        cache.store(
+            key, body: collector.buffer, contentType: contentType, age: response.headers[.age].flatMap { Int($0) } ?? 0,
+            now: now)
         return response
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The `:id` path segment of `/api/character/:id`, read by the Rick and Morty API's rules
@@ -24,7 +24,9 @@ enum IDSegment: Equatable, Sendable {
 
     init(_ segment: String) {
         let hasBracket = segment.contains("[") || segment.contains("]")
-        if segment.hasSuffix("]"), let open = segment.firstIndex(of: "["), segment.distance(from: open, to: segment.endIndex) > 2 {
+        if segment.hasSuffix("]"), let open = segment.firstIndex(of: "["),
+            segment.distance(from: open, to: segment.endIndex) > 2
+        {
             // `/\[.+\]$/`: JSON.parse of the whole segment; its elements cast to numbers.
             guard let elements = try? JSONDecoder().decode([Element].self, from: Data(segment.utf8)) else {
                 self = .badArray

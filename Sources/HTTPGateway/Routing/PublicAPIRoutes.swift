@@ -5,8 +5,10 @@ import RnmAPI
 /// `/search`. Paths match case-insensitively, with or without a trailing slash, as Express
 /// matches them; HEAD is answered wherever GET is.
 enum PublicAPIRoutes {
-    static func router(endpoints: RickAndMortyEndpoints, universities: UniversitySearch, maxURLBytes: Int,
-                       cache: ResponseCache) -> Router<BasicRequestContext> {
+    static func router(
+        endpoints: RickAndMortyEndpoints, universities: UniversitySearch, maxURLBytes: Int,
+        cache: ResponseCache
+    ) -> Router<BasicRequestContext> {
         let router = Router(options: [.autoGenerateHeadEndpoints, .caseInsensitive])
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes))
@@ -20,7 +22,8 @@ enum PublicAPIRoutes {
                 return await endpoints.list(kind, path: path, query: PublicQuery(request.uri.query))
             }
             router.get("api/\(kind.rawValue)/:id") { _, context in
-                await endpoints.byID(kind, segment: PublicQuery.decode(context.parameters.get("id") ?? "", plusAsSpace: false))
+                await endpoints.byID(
+                    kind, segment: PublicQuery.decode(context.parameters.get("id") ?? "", plusAsSpace: false))
             }
         }
         router.get("api/character/avatar") { _, _ in

@@ -51,7 +51,8 @@ struct PublicQuery: Sendable {
             if byte == UInt8(ascii: "+"), plusAsSpace {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), input.count >= 2,
-                      let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1]) {
+                let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1])
+            {
                 bytes.append(high << 4 | low)
                 input.removeFirst(2)
             } else {
@@ -76,7 +77,8 @@ extension String {
     var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Hummingbird
 import Logging
@@ -29,11 +29,12 @@ struct RickAndMortyEndpoints: Sendable {
 
     /// `GET /api`.
     func root() -> Response {
-        PublicResponse.json(.object([
-            ("characters", .string("\(shapes.apiBase)/character")),
-            ("locations", .string("\(shapes.apiBase)/location")),
-            ("episodes", .string("\(shapes.apiBase)/episode")),
-        ]))
+        PublicResponse.json(
+            .object([
+                ("characters", .string("\(shapes.apiBase)/character")),
+                ("locations", .string("\(shapes.apiBase)/location")),
+                ("episodes", .string("\(shapes.apiBase)/episode")),
+            ]))
     }
 
     /// `GET /api/<kind>[/]?page=…&filters…`: a page of 20, `next`/`prev` repeating the path and
@@ -48,19 +49,24 @@ struct RickAndMortyEndpoints: Sendable {
             for (name, values) in kind.fixedValues {
                 if let value = query.filter(name), !values.contains(value.lowercased()) { return notFoundPage() }
             }
-            let answer = switch kind {
-            case .character: try await list(RPCMethods.charactersList, page: page, query: query, shape: shapes.character)
-            case .location: try await list(RPCMethods.locationsList, page: page, query: query, shape: shapes.location)
-            case .episode: try await list(RPCMethods.episodesList, page: page, query: query, shape: shapes.episode)
-            }
+            let answer =
+                switch kind {
+                case .character:
+                    try await list(RPCMethods.charactersList, page: page, query: query, shape: shapes.character)
+                case .location:
+                    try await list(RPCMethods.locationsList, page: page, query: query, shape: shapes.location)
+                case .episode: try await list(RPCMethods.episodesList, page: page, query: query, shape: shapes.episode)
+                }
             guard page <= answer.pages else { return notFoundPage(answer.freshness) }
             let filters = query.repeated(kind.filters)
             let link = { (page: Int) in "\(shapes.apiBase)\(path)?page=\(page)\(filters)" }
-            return PublicResponse.json(shapes.page(count: answer.count, pages: answer.pages,
-                                                   next: page >= answer.pages ? nil : link(page + 1),
-                                                   prev: page < 2 ? nil : link(page - 1),
-                                                   results: answer.results),
-                                       freshness: answer.freshness)
+            return PublicResponse.json(
+                shapes.page(
+                    count: answer.count, pages: answer.pages,
+                    next: page >= answer.pages ? nil : link(page + 1),
+                    prev: page < 2 ? nil : link(page - 1),
+                    results: answer.results),
+                freshness: answer.freshness)
         } catch {
             return PublicResponse.failure(error, logger: logger)
         }
@@ -89,14 +95,20 @@ struct RickAndMortyEndpoints: Sendable {
                 start += part.count
                 let (found, partFreshness, unchecked) = try await batch(kind, part)
                 guard unchecked.isEmpty else {
-                    let named = unchecked.prefix(10).map(String.init).joined(separator: ",") + (unchecked.count > 10 ? ",…" : "")
-                    return PublicResponse.error("the upstream API is unavailable and \(kind.rawValue) \(named) is not cached", status: .badGateway)
+                    let named =
+                        unchecked.prefix(10).map(String.init).joined(separator: ",")
+                        + (unchecked.count > 10 ? ",…" : "")
+                    return PublicResponse.error(
+                        "the upstream API is unavailable and \(kind.rawValue) \(named) is not cached",
+                        status: .badGateway)
                 }
                 records += found
                 freshness = freshness.map { Self.older($0, partFreshness) } ?? partFreshness
             }
             if single {
-                guard let record = records.first else { return PublicResponse.error(kind.notFoundMessage, status: .notFound) }
+                guard let record = records.first else {
+                    return PublicResponse.error(kind.notFoundMessage, status: .notFound)
+                }
                 return PublicResponse.json(record, freshness: freshness)
             }
             return PublicResponse.json(.array(records), freshness: freshness)
@@ -107,7 +119,8 @@ struct RickAndMortyEndpoints: Sendable {
 
     /// `GET /api/character/avatar/<id>.jpeg`: the avatar's bytes with their own type.
     func avatar(file: String) async -> Response {
-        guard file.hasSuffix(".jpeg"), let id = Int(file.dropLast(".jpeg".count)), (1...Int(Int32.max)).contains(id) else {
+        guard file.hasSuffix(".jpeg"), let id = Int(file.dropLast(".jpeg".count)), (1...Int(Int32.max)).contains(id)
+        else {
             return PublicResponse.error(Self.unknownPath, status: .notFound)
         }
         do {
@@ -115,7 +128,8 @@ struct RickAndMortyEndpoints: Sendable {
             guard let bytes = Data(base64Encoded: image.bytes) else {
                 return PublicResponse.error("the avatar of character \(id) came back damaged", status: .badGateway)
             }
-            return PublicResponse.body(ByteBuffer(bytes: bytes), contentType: image.contentType, freshness: image.freshness)
+            return PublicResponse.body(
+                ByteBuffer(bytes: bytes), contentType: image.contentType, freshness: image.freshness)
         } catch let error as RPCError where error.code == .notFound {
             return PublicResponse.error(Self.unknownPath, status: .notFound)
         } catch {

@@ -16,15 +16,18 @@ struct UniversitySearch: Sendable {
         let name = query["name"].flatMap { $0.isEmpty ? nil : $0 }
         guard country != nil || name != nil else {
             // The real server sends its whole world list (~10,000 records, megabytes) here.
-            return PublicResponse.error("give a country, a name, or both (rnm does not send the whole world list in one answer)",
-                                        status: .badRequest)
+            return PublicResponse.error(
+                "give a country, a name, or both (rnm does not send the whole world list in one answer)",
+                status: .badRequest)
         }
         do {
-            let list = try await gateway.client().call(RPCMethods.universitiesList, UniversityListParams(country: country, name: name),
-                                                       timeout: timeout)
+            let list = try await gateway.client().call(
+                RPCMethods.universitiesList, UniversityListParams(country: country, name: name),
+                timeout: timeout)
             if country == nil, list.country != allCountries {
-                return PublicResponse.error("a search by name across every country needs the universities mirror: run `rnmctl universities sync` once",
-                                            status: .serviceUnavailable, headers: [.retryAfter: "60"])
+                return PublicResponse.error(
+                    "a search by name across every country needs the universities mirror: run `rnmctl universities sync` once",
+                    status: .serviceUnavailable, headers: [.retryAfter: "60"])
             }
             return PublicResponse.json(.array(list.items.map(PublicShapes.university)), freshness: list.freshness)
         } catch {

@@ -62,7 +62,12 @@ struct PublicShapes: Sendable {
     /// A page: `{"info":{"count","pages","next","prev"},"results":[…]}`.
     func page(count: Int, pages: Int, next: String?, prev: String?, results: [JSONValue]) -> JSONValue {
         .object([
-            ("info", .object([("count", .int(count)), ("pages", .int(pages)), ("next", .string(next)), ("prev", .string(prev))])),
+            (
+                "info",
+                .object([
+                    ("count", .int(count)), ("pages", .int(pages)), ("next", .string(next)), ("prev", .string(prev)),
+                ])
+            ),
             ("results", .array(results)),
         ])
     }

@@ -4,7 +4,9 @@ import NIOCore
 /// The typed calls: a method and its params in, its decoded result (or its error) out.
 extension RPCClient {
     /// Calls `method` with raw `params` JSON; returns the reply envelope.
-    public func call(method: String, params: ByteBuffer?, timeout: Duration?, onProgress: ProgressHandler? = nil) async throws -> Envelope {
+    public func call(
+        method: String, params: ByteBuffer?, timeout: Duration?, onProgress: ProgressHandler? = nil
+    ) async throws -> Envelope {
         try await send(timeout: timeout, onProgress: onProgress) { id in
             Frames.request(id: id, method: method, params: params)
         }
@@ -12,8 +14,10 @@ extension RPCClient {
 
     /// Calls a typed method and decodes its result.
     /// - Throws: the reply's ``RPCError`` when it is an error.
-    public func call<P, R>(_ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
-                           onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil) async throws -> R {
+    public func call<P, R>(
+        _ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
+        onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil
+    ) async throws -> R {
         try await callReturningJSON(method, params, timeout: timeout, onProgress: onProgress).value
     }
 
@@ -21,17 +25,21 @@ extension RPCClient {
     /// (for a caller that prints it as it came). This is the one typed call: ``call(_:_:timeout:onProgress:)``
     /// is this without the JSON.
     /// - Throws: the reply's ``RPCError`` when it is an error.
-    public func callReturningJSON<P, R>(_ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
-                                        onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil) async throws -> (value: R, json: ByteBuffer) {
+    public func callReturningJSON<P, R>(
+        _ method: RPCMethod<P, R>, _ params: P, timeout: Duration? = .seconds(30),
+        onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil
+    ) async throws -> (value: R, json: ByteBuffer) {
         var progress: ProgressHandler?
         if let onProgress {
             progress = { envelope in
                 guard let params = envelope.params,
-                      let update = try? JSONCoding.decode(ProgressUpdate.self, from: params) else { return }
+                    let update = try? JSONCoding.decode(ProgressUpdate.self, from: params)
+                else { return }
                 onProgress(update)
             }
         }
-        let reply = try await call(method: method.name, params: try JSONCoding.encode(params), timeout: timeout, onProgress: progress)
+        let reply = try await call(
+            method: method.name, params: try JSONCoding.encode(params), timeout: timeout, onProgress: progress)
         let json = try Self.result(of: reply, service: service)
         return (try JSONCoding.decode(R.self, from: json), json)
     }

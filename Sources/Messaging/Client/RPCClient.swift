@@ -1,6 +1,6 @@
 import Logging
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import NIOCore
 import NIOPosix
@@ -64,8 +64,10 @@ public final class RPCClient: Sendable {
 
     /// Connects to the socket at `path`.
     /// - Throws: ``RPCError`` -32003 naming the service and the path when nothing answers there.
-    public static func connect(socketPath: String, service: String, maxFrameBytes: Int = WireLimits.maxFrameBytes,
-                               eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> RPCClient {
+    public static func connect(
+        socketPath: String, service: String, maxFrameBytes: Int = WireLimits.maxFrameBytes,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> RPCClient {
         let box = ClientBox()
         do {
             let channel = try await ClientBootstrap(group: eventLoopGroup)
@@ -79,13 +81,16 @@ public final class RPCClient: Sendable {
                     }
                 }
                 .connect(unixDomainSocketPath: socketPath).get()
-            let client = RPCClient(channel: channel, service: service, socketPath: socketPath, maxFrameBytes: maxFrameBytes)
+            let client = RPCClient(
+                channel: channel, service: service, socketPath: socketPath, maxFrameBytes: maxFrameBytes)
             box.client.withLock { $0 = client }
             // The channel may have closed before the handler could see the client.
             if !channel.isActive { client.failAll(reason: "connection to \(service) at \(socketPath) closed") }
             return client
         } catch {
-            throw RPCError(.serviceUnavailable, "cannot connect to \(service) at \(socketPath): \(Self.describe(error))", service: service)
+            throw RPCError(
+                .serviceUnavailable, "cannot connect to \(service) at \(socketPath): \(Self.describe(error))",
+                service: service)
         }
     }
 
@@ -111,8 +116,10 @@ public final class RPCClient: Sendable {
     /// - Throws: ``RPCError`` -32003 if the connection is or goes down, -32004 on the deadline,
     ///   `CancellationError` if the calling task is cancelled, ``FrameTooLargeError`` (nothing
     ///   sent) when the frame would be over the frame limit.
-    public func send(timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil,
-                     _ makeFrame: (Int64) -> ByteBuffer) async throws -> Envelope {
+    public func send(
+        timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil,
+        _ makeFrame: (Int64) -> ByteBuffer
+    ) async throws -> Envelope {
         let (id, frame) = try prepare(makeFrame)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -135,9 +142,11 @@ public final class RPCClient: Sendable {
     /// its way, and calls `completion` exactly once, on the connection's event loop (or at once
     /// when the connection is already closed), with the reply or the failure.
     /// - Throws: ``FrameTooLargeError`` (nothing sent, `completion` not called).
-    public func start(timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil,
-                      _ makeFrame: (Int64) -> ByteBuffer,
-                      completion: @escaping @Sendable (Result<Envelope, any Error>) -> Void) throws {
+    public func start(
+        timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil,
+        _ makeFrame: (Int64) -> ByteBuffer,
+        completion: @escaping @Sendable (Result<Envelope, any Error>) -> Void
+    ) throws {
         let (id, frame) = try prepare(makeFrame)
         register(id, frame: frame, timeout: timeout, onProgress: onProgress, dropReply: dropReply, complete: completion)
     }
@@ -163,15 +172,18 @@ public final class RPCClient: Sendable {
 
     /// Registers request `id` (unless the connection is closed or the request was cancelled
     /// before it got here: then `complete` fails at once), arms its deadline and sends it.
-    private func register(_ id: Int64, frame: ByteBuffer, timeout: Duration?, onProgress: ProgressHandler?, dropReply: ReplyFilter?,
-                          complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void) {
+    private func register(
+        _ id: Int64, frame: ByteBuffer, timeout: Duration?, onProgress: ProgressHandler?, dropReply: ReplyFilter?,
+        complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void
+    ) {
         let amount = timeout.map(TimeAmount.init)
         let deadline = amount.map { NIODeadline.now() + $0 }
         let (failure, sweepAt) = state.withLock { state -> ((any Error)?, NIODeadline?) in
             let cancelled = state.unregistered.removeValue(forKey: id) ?? false
             if let reason = state.closedReason { return (RPCError(.serviceUnavailable, reason, service: service), nil) }
             if cancelled { return (CancellationError(), nil) }
-            state.pending[id] = Pending(complete: complete, onProgress: onProgress, dropReply: dropReply, timeout: amount, deadline: deadline)
+            state.pending[id] = Pending(
+                complete: complete, onProgress: onProgress, dropReply: dropReply, timeout: amount, deadline: deadline)
             return (nil, Self.needsSweep(at: deadline, &state))
         }
         if let failure {
@@ -181,7 +193,10 @@ public final class RPCClient: Sendable {
         if let sweepAt { scheduleSweep(at: sweepAt) }
         writer.write(frame) { [self] result in
             guard case .failure(let error) = result else { return }
-            fail(id, with: RPCError(.serviceUnavailable, "cannot send to \(service): \(Self.describe(error))", service: service))
+            fail(
+                id,
+                with: RPCError(
+                    .serviceUnavailable, "cannot send to \(service): \(Self.describe(error))", service: service))
         }
     }
 
@@ -209,7 +224,8 @@ public final class RPCClient: Sendable {
             }
         case .notification:
             guard let range = envelope.progressRequestIDRange,
-                  let id = Envelope.integer(in: envelope.slice(range)) else { return }
+                let id = Envelope.integer(in: envelope.slice(range))
+            else { return }
             let handler = state.withLock { $0.pending[id]?.onProgress }
             handler?(envelope)
             restartDeadline(id)
@@ -293,7 +309,8 @@ public final class RPCClient: Sendable {
         if let next { scheduleSweep(at: next) }
         for request in expired {
             let milliseconds = (request.timeout?.nanoseconds ?? 0) / 1_000_000
-            request.complete(.failure(RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)))
+            request.complete(
+                .failure(RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)))
         }
     }
 

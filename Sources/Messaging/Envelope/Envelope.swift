@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import NIOCore
 
@@ -103,14 +103,20 @@ public struct Envelope: Sendable {
         self.paramsRange = fields.params?.value
         self.resultRange = fields.result?.value
         self.errorRange = fields.error?.value
-        let validID: ByteBuffer? = fields.id.flatMap { Self.isValidID($0, in: payload) ? payload.getSlice(at: payload.readerIndex + $0.value.lowerBound, length: $0.value.count) : nil }
+        let validID: ByteBuffer? = fields.id.flatMap {
+            Self.isValidID($0, in: payload)
+                ? payload.getSlice(at: payload.readerIndex + $0.value.lowerBound, length: $0.value.count) : nil
+        }
 
         // Compared after unescaping: "\u0032.0" is "2.0" too.
-        guard let version = fields.jsonrpc, version.kind == .string, Self.decodeString(version.value, in: payload) == "2.0" else {
+        guard let version = fields.jsonrpc, version.kind == .string,
+            Self.decodeString(version.value, in: payload) == "2.0"
+        else {
             throw .invalid("\"jsonrpc\" must be \"2.0\"", rawID: validID)
         }
         if let id = fields.id, !Self.isValidID(id, in: payload) {
-            let isResponseWithNullID = id.kind == .null && fields.method == nil && (fields.result != nil || fields.error != nil)
+            let isResponseWithNullID =
+                id.kind == .null && fields.method == nil && (fields.result != nil || fields.error != nil)
             if !isResponseWithNullID {
                 throw .invalid("\"id\" must be a string or an integer", rawID: nil)
             }
@@ -144,27 +150,33 @@ public struct Envelope: Sendable {
     public static func canonicalResponse(_ payload: ByteBuffer) -> Envelope? {
         let ranges = payload.withUnsafeReadableBytes { bytes -> (id: Range<Int>, result: Range<Int>)? in
             let prefix = Self.responsePrefix, separator = Self.resultSeparator
-            guard bytes.count > prefix.count + separator.count + 2, bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") else { return nil }
+            guard bytes.count > prefix.count + separator.count + 2, bytes.starts(with: prefix),
+                bytes.last == UInt8(ascii: "}")
+            else { return nil }
             var index = prefix.count
             let idStart = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             let digits = index - idStart
             guard (1...18).contains(digits), digits == 1 || bytes[idStart] != UInt8(ascii: "0"),
-                  bytes[index...].starts(with: separator) else { return nil }
+                bytes[index...].starts(with: separator)
+            else { return nil }
             let resultStart = index + separator.count
             guard resultStart < bytes.count - 1 else { return nil }
             return (idStart..<index, resultStart..<(bytes.count - 1))
         }
         guard let ranges else { return nil }
-        return Envelope(payload: payload, kind: .response, method: nil, idRange: ranges.id, paramsRange: nil,
-                        resultRange: ranges.result, errorRange: nil)
+        return Envelope(
+            payload: payload, kind: .response, method: nil, idRange: ranges.id, paramsRange: nil,
+            resultRange: ranges.result, errorRange: nil)
     }
 
     private static let responsePrefix = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
     private static let resultSeparator = Array(#","result":"#.utf8)
 
-    private init(payload: ByteBuffer, kind: Kind, method: String?, idRange: Range<Int>?, paramsRange: Range<Int>?,
-                 resultRange: Range<Int>?, errorRange: Range<Int>?) {
+    private init(
+        payload: ByteBuffer, kind: Kind, method: String?, idRange: Range<Int>?, paramsRange: Range<Int>?,
+        resultRange: Range<Int>?, errorRange: Range<Int>?
+    ) {
         self.payload = payload
         self.kind = kind
         self.method = method
@@ -230,7 +242,9 @@ public struct Envelope: Sendable {
         case .string: return true
         case .number:
             return payload.withUnsafeReadableBytes { bytes in
-                !bytes[member.value].contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+                !bytes[member.value].contains {
+                    $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
+                }
             }
         default: return false
         }

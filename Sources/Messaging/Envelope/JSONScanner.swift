@@ -46,7 +46,9 @@ public struct JSONScanner {
 
     /// Validates that `range` of `bytes` is one JSON value; returns its kind and, for an object,
     /// its members (offsets are into `bytes`).
-    public static func scan(_ bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil) throws(Failure) -> (kind: Kind, members: [Member]) {
+    public static func scan(
+        _ bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil
+    ) throws(Failure) -> (kind: Kind, members: [Member]) {
         var scanner = JSONScanner(bytes: bytes, range: range ?? 0..<bytes.count)
         scanner.skipWhitespace()
         var members: [Member] = []
@@ -184,7 +186,7 @@ public struct JSONScanner {
                 guard let next = peek() else { throw fail("unterminated string") }
                 switch next {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     index += 1
                 case UInt8(ascii: "u"):
                     index += 1
@@ -264,6 +266,7 @@ public struct JSONScanner {
 extension UInt8 {
     var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
     var isHexDigit: Bool {
-        isDigit || (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "f")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "F"))
+        isDigit || (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "f"))
+            || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "F"))
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The one typed error of the protocol (docs/PROTOCOL.md §4): every failure that crosses a socket
@@ -166,7 +166,9 @@ extension RPCError {
         case .dataCorrupted(let context):
             // Foundation says "not valid JSON" for a number that does not fit the type
             // (`1.5` or `1e30` for an integer): name the field instead.
-            guard let field = field(context) else { return "params are not valid: \(RPCError.excerpt(context.debugDescription))" }
+            guard let field = field(context) else {
+                return "params are not valid: \(RPCError.excerpt(context.debugDescription))"
+            }
             return "\(field) must be a whole number (it is a fraction, or too large)"
         @unknown default:
             return String(describing: error)

@@ -45,7 +45,8 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
         return state
     }
 
-    private mutating func decodeFrame(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    private mutating func decodeFrame(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState
+    {
         if failed {
             buffer.moveReaderIndex(to: buffer.writerIndex)
             return .needMoreData
@@ -67,7 +68,9 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
         return .continue
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    public mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
         incompleteFrameTimer?.cancel()
         incompleteFrameTimer = nil
         while try decodeFrame(context: context, buffer: &buffer) == .continue {}
@@ -133,7 +136,9 @@ public struct FrameTooLargeError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// Throws when `frame` (header included) carries more than `maxFrameBytes` of payload.
-    public static func check(_ frame: ByteBuffer, maxFrameBytes: Int, what: @autoclosure () -> String) throws(FrameTooLargeError) {
+    public static func check(
+        _ frame: ByteBuffer, maxFrameBytes: Int, what: @autoclosure () -> String
+    ) throws(FrameTooLargeError) {
         let payload = frame.readableBytes - FrameDecoder.headerSize
         guard payload <= maxFrameBytes else {
             throw FrameTooLargeError(what: what(), bytes: payload, maxFrameBytes: maxFrameBytes)

@@ -55,8 +55,10 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
 
     /// Keeps `value` for `key` until `expires`, unless it is over a quarter of the budget, or
     /// a ``removeAll()`` came after `generation` was read.
-    public func store(_ value: Value, for key: String, size: Int, expires: ContinuousClock.Instant,
-                      generation: UInt64? = nil, now: ContinuousClock.Instant = .now) {
+    public func store(
+        _ value: Value, for key: String, size: Int, expires: ContinuousClock.Instant,
+        generation: UInt64? = nil, now: ContinuousClock.Instant = .now
+    ) {
         let size = size + key.utf8.count + 64
         guard maxBytes > 0, size <= maxBytes / 4, expires > now else { return }
         state.withLock { state in

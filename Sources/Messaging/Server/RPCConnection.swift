@@ -28,7 +28,10 @@ final class RPCConnection: Sendable {
 
     // A class, not a struct: every request's closures capture the connection, and one
     // reference is one retain where a struct copy retained each of its fields.
-    init(configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger, budget: ConnectionBudget, writer: FrameWriter) {
+    init(
+        configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger, budget: ConnectionBudget,
+        writer: FrameWriter
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
@@ -65,7 +68,8 @@ final class RPCConnection: Sendable {
             return true
         }
         guard envelope.kind != .response else {
-            let error = RPCError(.invalidRequest, "invalid request: expected a request, got a response", service: service)
+            let error = RPCError(
+                .invalidRequest, "invalid request: expected a request, got a response", service: service)
             budget.beginWrite()
             writeCounted(Frames.errorResponse(rawID: envelope.rawID, error: error))
             return true
@@ -92,7 +96,10 @@ final class RPCConnection: Sendable {
                 tasks.start { [self] in await serve(envelope, context: context, bytes: bytes) }
             }
         case .overloaded:
-            let error = RPCError(.overloaded, "overloaded: more than \(budget.maxRequests) requests in flight on this connection; retry later", service: service)
+            let error = RPCError(
+                .overloaded,
+                "overloaded: more than \(budget.maxRequests) requests in flight on this connection; retry later",
+                service: service)
             writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
         case .draining:
             let error = RPCError(.serviceUnavailable, "\(service) is shutting down; retry shortly", service: service)
@@ -128,9 +135,13 @@ final class RPCConnection: Sendable {
             logger[metadataKey: "request-id"] = "\(RPCError.excerpt(envelope.idDescription))"
             logger[metadataKey: "method"] = "\(RPCError.excerpt(envelope.method ?? ""))"
         }
-        return RPCRequestContext(logger: logger, rawID: envelope.rawID, clientBacklog: { [self] in
-            configuration.dropsUnreadReplies && budget.isBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
-        }) { [self] frame in
+        return RPCRequestContext(
+            logger: logger, rawID: envelope.rawID,
+            clientBacklog: { [self] in
+                configuration.dropsUnreadReplies && budget.isBacklogged
+                    ? Self.droppedReply(budget: budget, service: service) : nil
+            }
+        ) { [self] frame in
             writeNotification(frame)
         }
     }
@@ -165,8 +176,9 @@ final class RPCConnection: Sendable {
     private func writeReply(_ reply: ByteBuffer, rawID: ByteBuffer?, method: String?) {
         var frame = reply
         do {
-            try FrameTooLargeError.check(frame, maxFrameBytes: configuration.maxFrameBytes,
-                                         what: "the reply to \(RPCError.excerpt(method ?? "this request"))")
+            try FrameTooLargeError.check(
+                frame, maxFrameBytes: configuration.maxFrameBytes,
+                what: "the reply to \(RPCError.excerpt(method ?? "this request"))")
         } catch {
             logger.warning("reply over the frame limit replaced by an error", metadata: ["error": "\(error)"])
             frame = Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service))
@@ -190,15 +202,20 @@ final class RPCConnection: Sendable {
 
     /// The error that stands for a reply dropped because the client is not reading.
     static func droppedReply(budget: ConnectionBudget, service: String) -> RPCError {
-        RPCError(.overloaded, "reply dropped: this connection already has replies waiting unread up to its limit of \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES); read replies as they come, then retry",
-                 service: service)
+        RPCError(
+            .overloaded,
+            "reply dropped: this connection already has replies waiting unread up to its limit of \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES); read replies as they come, then retry",
+            service: service)
     }
 
     /// Writes a notification (progress) when it fits in a frame and in the budget; otherwise
     /// drops it: progress is advice, and the final reply still comes.
     private func writeNotification(_ frame: ByteBuffer) {
-        guard (try? FrameTooLargeError.check(frame, maxFrameBytes: configuration.maxFrameBytes, what: "a notification")) != nil,
-              budget.reserveReply(bytes: frame.readableBytes) else { return }
+        guard
+            (try? FrameTooLargeError.check(frame, maxFrameBytes: configuration.maxFrameBytes, what: "a notification"))
+                != nil,
+            budget.reserveReply(bytes: frame.readableBytes)
+        else { return }
         let size = frame.readableBytes
         writer.write(frame) { [budget] _ in budget.releaseReply(bytes: size) }
     }
@@ -212,7 +229,9 @@ final class RPCConnection: Sendable {
             return
         }
         if frame.readableBytes - FrameDecoder.headerSize > configuration.maxFrameBytes {
-            let error = RPCError(.tooLarge, "the error for this request would be over the frame limit with its id; send a shorter id", service: service)
+            let error = RPCError(
+                .tooLarge, "the error for this request would be over the frame limit with its id; send a shorter id",
+                service: service)
             frame = Frames.errorResponse(rawID: nil, error: error)
         }
         let size = frame.readableBytes

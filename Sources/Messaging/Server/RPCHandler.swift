@@ -16,13 +16,17 @@ public protocol RPCHandler: Sendable {
     /// Returns false, calling nothing, to have the request served by ``handle(_:context:)`` in
     /// a task instead. Must be quick and never block: the connection calls it where it read
     /// the frame. The Gateway forwards this way.
-    func start(_ request: RPCRequest, context: RPCRequestContext,
-               reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) -> Bool
+    func start(
+        _ request: RPCRequest, context: RPCRequestContext,
+        reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void
+    ) -> Bool
 }
 
 extension RPCHandler {
     public func cachedResult(for request: RPCRequest) -> ByteBuffer? { nil }
 
-    public func start(_ request: RPCRequest, context: RPCRequestContext,
-                      reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void) -> Bool { false }
+    public func start(
+        _ request: RPCRequest, context: RPCRequestContext,
+        reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void
+    ) -> Bool { false }
 }

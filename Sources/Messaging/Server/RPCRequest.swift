@@ -21,8 +21,11 @@ public struct RPCRequest: Sendable {
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             // Foundation says only "not valid JSON" for a number that does not fit an integer
             // (`1.5`, `1e30`): find the field, so that the error can name it.
-            guard let field = Self.fieldWithNonIntegerNumber(in: params) else { throw DecodingError.dataCorrupted(context) }
-            throw DecodingError.dataCorrupted(.init(codingPath: [FieldKey(stringValue: field)], debugDescription: "not a whole number"))
+            guard let field = Self.fieldWithNonIntegerNumber(in: params) else {
+                throw DecodingError.dataCorrupted(context)
+            }
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [FieldKey(stringValue: field)], debugDescription: "not a whole number"))
         }
     }
 

@@ -14,8 +14,10 @@ public struct RPCRequestContext: Sendable {
 
     /// `progressSink` writes a frame to the caller's connection at once (it is queued in order
     /// with the frames written before it).
-    public init(logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
-                progressSink: @escaping @Sendable (ByteBuffer) -> Void) {
+    public init(
+        logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
+        progressSink: @escaping @Sendable (ByteBuffer) -> Void
+    ) {
         self.logger = logger
         self.rawID = rawID
         self.clientBacklog = clientBacklog

@@ -25,7 +25,9 @@ public struct RPCRouter: RPCHandler {
     public var methods: Set<String> { Set(routes.keys) }
 
     /// Registers a method whose result is encoded with the shared JSON encoder.
-    public mutating func register<P, R>(_ method: RPCMethod<P, R>, _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> R) {
+    public mutating func register<P, R>(
+        _ method: RPCMethod<P, R>, _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> R
+    ) {
         routes[method.name] = { request, context in
             let params = try request.decodeParams(P.self)
             return try JSONCoding.encode(try await body(params, context))
@@ -34,7 +36,9 @@ public struct RPCRouter: RPCHandler {
 
     /// Registers a method whose handler writes its own result JSON (for results spliced from
     /// stored bytes). The JSON must have the shape of `R`.
-    public mutating func registerEncoded<P, R>(_ method: RPCMethod<P, R>, _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> ByteBuffer) {
+    public mutating func registerEncoded<P, R>(
+        _ method: RPCMethod<P, R>, _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> ByteBuffer
+    ) {
         routes[method.name] = { request, context in
             try await body(try request.decodeParams(P.self), context)
         }
@@ -42,8 +46,10 @@ public struct RPCRouter: RPCHandler {
 
     /// Registers a read whose result may be answered again, unchanged, until its
     /// `validUntil` (or until the reply cache is emptied), without running `body`.
-    public mutating func registerCached<P, R>(_ method: RPCMethod<P, R>,
-                                              _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> CacheableResult) {
+    public mutating func registerCached<P, R>(
+        _ method: RPCMethod<P, R>,
+        _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> CacheableResult
+    ) {
         guard let cache = replyCache else {
             registerEncoded(method) { params, context in try await body(params, context).json }
             return
@@ -54,14 +60,17 @@ public struct RPCRouter: RPCHandler {
             let generation = cache.generation
             let result = try await body(try request.decodeParams(P.self), context)
             if let validUntil = result.validUntil, let key = Self.cacheKey(request) {
-                cache.store(result.json, for: key, size: result.json.readableBytes, expires: validUntil, generation: generation)
+                cache.store(
+                    result.json, for: key, size: result.json.readableBytes, expires: validUntil, generation: generation)
             }
             return result.json
         }
     }
 
     public func cachedResult(for request: RPCRequest) -> ByteBuffer? {
-        guard let replyCache, cachedMethods.contains(request.method), let key = Self.cacheKey(request) else { return nil }
+        guard let replyCache, cachedMethods.contains(request.method), let key = Self.cacheKey(request) else {
+            return nil
+        }
         return replyCache.entry(for: key)?.value
     }
 
@@ -74,7 +83,8 @@ public struct RPCRouter: RPCHandler {
 
     public func handle(_ request: RPCRequest, context: RPCRequestContext) async throws -> RPCReply {
         guard let route = routes[request.method] else {
-            throw RPCError(.methodNotFound, "method \"\(RPCError.excerpt(request.method))\" not found", service: service)
+            throw RPCError(
+                .methodNotFound, "method \"\(RPCError.excerpt(request.method))\" not found", service: service)
         }
         return .result(try await route(request, context))
     }

@@ -23,9 +23,12 @@ public struct RPCServerConfiguration: Sendable {
     /// service, whose one client is the Gateway, which always reads).
     public var dropsUnreadReplies: Bool
 
-    public init(socketPath: String, maxFrameBytes: Int = WireLimits.maxFrameBytes, frameTimeout: Duration = .seconds(10),
-                service: String, maxInFlightPerConnection: Int = WireLimits.maxInFlightPerConnection, connectionBufferBytes: Int = WireLimits.connectionBufferBytes,
-                dropsUnreadReplies: Bool = false) {
+    public init(
+        socketPath: String, maxFrameBytes: Int = WireLimits.maxFrameBytes, frameTimeout: Duration = .seconds(10),
+        service: String, maxInFlightPerConnection: Int = WireLimits.maxInFlightPerConnection,
+        connectionBufferBytes: Int = WireLimits.connectionBufferBytes,
+        dropsUnreadReplies: Bool = false
+    ) {
         self.dropsUnreadReplies = dropsUnreadReplies
         self.socketPath = socketPath
         self.maxFrameBytes = maxFrameBytes
@@ -52,9 +55,11 @@ public final class RPCServer: Sendable {
 
     /// - Parameters:
     ///   - onListening: called once the socket is bound and ready (tests wait on it).
-    public init(configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger,
-                eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                onListening: (@Sendable () async -> Void)? = nil) {
+    public init(
+        configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        onListening: (@Sendable () async -> Void)? = nil
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
@@ -84,15 +89,19 @@ public final class RPCServer: Sendable {
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: staging.socketPath, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let connection = RPCConnection(configuration: configuration, handler: handler, logger: logger,
-                                                   budget: ConnectionBudget(maxRequests: configuration.maxInFlightPerConnection,
-                                                                            maxBytes: configuration.connectionBufferBytes),
-                                                   writer: FrameWriter(channel: channel))
+                    let connection = RPCConnection(
+                        configuration: configuration, handler: handler, logger: logger,
+                        budget: ConnectionBudget(
+                            maxRequests: configuration.maxInFlightPerConnection,
+                            maxBytes: configuration.connectionBufferBytes),
+                        writer: FrameWriter(channel: channel))
                     let reader = RPCConnectionReader(connection: connection, eventLoop: channel.eventLoop)
                     try channel.pipeline.syncOperations.addHandlers(
-                        ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout)), reader)
-                    return AcceptedConnection(channel: channel, connection: connection, readingEnded: reader.readingEnded,
-                                              reader: NIOLoopBound(reader, eventLoop: channel.eventLoop))
+                        ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout)),
+                        reader)
+                    return AcceptedConnection(
+                        channel: channel, connection: connection, readingEnded: reader.readingEnded,
+                        reader: NIOLoopBound(reader, eventLoop: channel.eventLoop))
                 }
             }
         let identity: SocketFile.Identity

@@ -24,8 +24,10 @@ final class ShutdownSignal: Sendable {
     }
 
     /// Runs `operation`; `handler` is called if the signal is triggered meanwhile (or was before).
-    func whileRunning<T>(onShutdown handler: @escaping @Sendable () -> Void,
-                         _ operation: () async throws -> T) async rethrows -> T {
+    func whileRunning<T>(
+        onShutdown handler: @escaping @Sendable () -> Void,
+        _ operation: () async throws -> T
+    ) async rethrows -> T {
         let key = state.withLock { state -> Int? in
             guard !state.triggered else { return nil }
             defer { state.next += 1 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Darwin
+    import Darwin
 #endif
 import NIOCore
 import NIOPosix
@@ -107,13 +107,17 @@ public enum SocketFile {
     /// Sets the staged socket's mode to 0660, then gives it its real path, never replacing a
     /// file another process put there meanwhile; returns its identity.
     public static func publish(_ staging: Staging, at path: String) throws -> Identity {
-        guard chmod(staging.socketPath, 0o660) == 0 else { throw SocketFileError.system(call: "chmod", path: staging.socketPath, errno: errno) }
+        guard chmod(staging.socketPath, 0o660) == 0 else {
+            throw SocketFileError.system(call: "chmod", path: staging.socketPath, errno: errno)
+        }
         guard link(staging.socketPath, path) == 0 else {
             if errno == EEXIST { throw SocketFileError.alreadyRunning(path: path) }
             throw SocketFileError.system(call: "link", path: path, errno: errno)
         }
         staging.remove()
-        guard let identity = identity(of: path) else { throw SocketFileError.system(call: "stat", path: path, errno: errno) }
+        guard let identity = identity(of: path) else {
+            throw SocketFileError.system(call: "stat", path: path, errno: errno)
+        }
         return identity
     }
 

@@ -84,16 +84,21 @@ public struct CachePolicy: Sendable {
         stored: @escaping @Sendable () async throws -> Stored<Value>?,
         fetch: @escaping @Sendable () async throws -> Answer<Value>
     ) async throws -> Answer<Value> {
-        try await flights.run(key, forced: force, reusing: { [self] in
-            guard let found = try await stored(), isFresh(found.fetchedAt) else { return nil }
-            return Answer(found.value, .cached(at: found.fetchedAt))
-        }, fetch)
+        try await flights.run(
+            key, forced: force,
+            reusing: { [self] in
+                guard let found = try await stored(), isFresh(found.fetchedAt) else { return nil }
+                return Answer(found.value, .cached(at: found.fetchedAt))
+            }, fetch)
     }
 
     /// Calls the upstream, recording the outcome in ``health``; refused at once while the upstream
     /// is failing (unless `forced`: a refresh or a sync tries) or rate-limited.
-    public func upstream<T>(forced: Bool = false, _ call: () async throws(UpstreamError) -> T)
-        async throws(UpstreamError) -> T {
+    public func upstream<T>(
+        forced: Bool = false, _ call: () async throws(UpstreamError) -> T
+    )
+        async throws(UpstreamError) -> T
+    {
         try await health.recording(forced: forced, call)
     }
 }

@@ -24,8 +24,10 @@ public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
 
     /// Runs `work` for `key` unless `stored` finds its result already stored (never when
     /// `forced`), or joins the run already in flight for it.
-    public func run(_ key: Key, forced: Bool = false, reusing stored: @escaping @Sendable () async throws -> Value? = { nil },
-                    _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    public func run(
+        _ key: Key, forced: Bool = false, reusing stored: @escaping @Sendable () async throws -> Value? = { nil },
+        _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         let flight = Flight(key: key, forced: forced)
         if let running = inFlight[flight] {
             callers[flight, default: 0] += 1

@@ -21,12 +21,14 @@ public struct CachingServiceConfiguration: Sendable {
     /// The longest `Retry-After` obeyed (`RNM_UPSTREAM_RETRY_AFTER_MAX_MS`).
     public var retryAfterMaxMilliseconds: Int
 
-    public init(socketPath: String, databasePath: String, upstreamURL: String,
-                upstreamTimeoutMilliseconds: Int = Defaults.upstreamTimeoutMilliseconds, maxAgeSeconds: Int,
-                maxParamBytes: Int = Defaults.maxParamBytes, upstreamMaxBytes: Int = Defaults.upstreamMaxBytes,
-                replyCacheBytes: Int = Defaults.replyCacheBytes, limits: ServerLimits = ServerLimits(),
-                retryMaxMilliseconds: Int = Defaults.upstreamRetryMaxMilliseconds,
-                retryAfterMaxMilliseconds: Int = Defaults.upstreamRetryAfterMaxMilliseconds) {
+    public init(
+        socketPath: String, databasePath: String, upstreamURL: String,
+        upstreamTimeoutMilliseconds: Int = Defaults.upstreamTimeoutMilliseconds, maxAgeSeconds: Int,
+        maxParamBytes: Int = Defaults.maxParamBytes, upstreamMaxBytes: Int = Defaults.upstreamMaxBytes,
+        replyCacheBytes: Int = Defaults.replyCacheBytes, limits: ServerLimits = ServerLimits(),
+        retryMaxMilliseconds: Int = Defaults.upstreamRetryMaxMilliseconds,
+        retryAfterMaxMilliseconds: Int = Defaults.upstreamRetryAfterMaxMilliseconds
+    ) {
         self.socketPath = socketPath
         self.databasePath = databasePath
         self.upstreamURL = upstreamURL

@@ -44,7 +44,8 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
     public func resolve() throws -> CachingServiceConfiguration {
         CachingServiceConfiguration(
             socketPath: Spec.socketSetting.resolve(socket, default: DefaultPaths.socket(for: Spec.name)),
-            databasePath: Spec.databaseSetting.resolve(database, default: DefaultPaths.database("\(Spec.name.rawValue).sqlite")),
+            databasePath: Spec.databaseSetting.resolve(
+                database, default: DefaultPaths.database("\(Spec.name.rawValue).sqlite")),
             upstreamURL: Spec.upstreamSetting.resolve(upstreamURL),
             upstreamTimeoutMilliseconds: try Setting.upstreamTimeoutMilliseconds.resolveInteger(upstreamTimeout),
             maxAgeSeconds: try Spec.maxAgeSetting.resolveInteger(maxAge),

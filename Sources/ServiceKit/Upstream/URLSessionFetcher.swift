@@ -2,8 +2,8 @@ import Foundation
 import Messaging
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
-import ServiceRuntime
+    import FoundationNetworking
+    import ServiceRuntime
 #endif
 
 /// Fetches from one configured upstream base URL, and only from it, with `URLSession`
@@ -48,8 +48,11 @@ public final class URLSessionFetcher: Sendable {
     /// `GET base + path + ?query` (values percent-encoded); with `validator`, a conditional
     /// request (`If-None-Match`, `If-Modified-Since`) that a `304` answers with no body.
     /// - Throws: ``UpstreamError`` when there is no complete HTTP answer.
-    public func get(path: String, query: [(String, String)], validator: Validator? = nil) async throws(UpstreamError)
-        -> HTTPAnswer {
+    public func get(
+        path: String, query: [(String, String)], validator: Validator? = nil
+    ) async throws(UpstreamError)
+        -> HTTPAnswer
+    {
         let url = Self.url(base: baseURL, path: path, query: query)
         guard let requestURL = URL(string: url) else { throw .unreachable("bad URL \(url)") }
         var request = URLRequest(url: requestURL)
@@ -58,9 +61,10 @@ public final class URLSessionFetcher: Sendable {
         do {
             let (data, response) = try await fetch(request)
             let header = { (name: String) in response.value(forHTTPHeaderField: name) }
-            return HTTPAnswer(status: response.statusCode, body: data,
-                              validator: Validator(etag: header("ETag"), lastModified: header("Last-Modified")),
-                              retryAfterSeconds: HTTPAnswer.retryAfter(header("Retry-After")))
+            return HTTPAnswer(
+                status: response.statusCode, body: data,
+                validator: Validator(etag: header("ETag"), lastModified: header("Last-Modified")),
+                retryAfterSeconds: HTTPAnswer.retryAfter(header("Retry-After")))
         } catch let error as UpstreamError {
             throw error
         } catch let error as URLError where error.code == .timedOut {
@@ -107,7 +111,8 @@ public final class URLSessionFetcher: Sendable {
         return url
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func encode(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value

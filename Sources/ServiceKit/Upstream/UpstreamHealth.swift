@@ -26,9 +26,13 @@ public final class UpstreamHealth: Sendable {
         /// The longest `Retry-After` obeyed (`RNM_UPSTREAM_RETRY_AFTER_MAX_MS`).
         public var maxRetryAfter: Duration
 
-        public init(firstDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(5),
-                    maxRetryAfter: Duration = .seconds(60)) {
-            (self.firstDelay, self.maxDelay, self.maxRetryAfter) = (firstDelay, max(firstDelay, maxDelay), maxRetryAfter)
+        public init(
+            firstDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(5),
+            maxRetryAfter: Duration = .seconds(60)
+        ) {
+            (self.firstDelay, self.maxDelay, self.maxRetryAfter) = (
+                firstDelay, max(firstDelay, maxDelay), maxRetryAfter
+            )
         }
     }
 
@@ -87,14 +91,18 @@ public final class UpstreamHealth: Sendable {
                 state.probing = true  // this request is the probe
                 return nil
             }
-            return .failing(since: snapshot.failingSince ?? now, reason: snapshot.lastError ?? "unknown error",
-                            nextProbe: snapshot.nextProbeAt)
+            return .failing(
+                since: snapshot.failingSince ?? now, reason: snapshot.lastError ?? "unknown error",
+                nextProbe: snapshot.nextProbeAt)
         }
     }
 
     /// Runs an upstream call unless refused, recording its outcome.
-    public func recording<T>(forced: Bool = false, _ body: () async throws(UpstreamError) -> T)
-        async throws(UpstreamError) -> T {
+    public func recording<T>(
+        forced: Bool = false, _ body: () async throws(UpstreamError) -> T
+    )
+        async throws(UpstreamError) -> T
+    {
         if let refusal = refusal(forced: forced) { throw refusal }
         do {
             let value = try await body()
@@ -149,7 +157,9 @@ public final class UpstreamHealth: Sendable {
     private func probeInBackground(_ probe: @escaping @Sendable () async throws(UpstreamError) -> Void, _ number: Int) {
         Task { [weak self] in
             // Goes on while failing and in charge (a success and a new failure start another).
-            let next = { (state: State) in state.snapshot.failing && state.prober == number ? state.snapshot.nextProbeAt : nil }
+            let next = { (state: State) in
+                state.snapshot.failing && state.prober == number ? state.snapshot.nextProbeAt : nil
+            }
             while let self, let due = self.state.withLock({ next($0) }) {
                 let wait = due.timeIntervalSinceNow
                 if wait > 0 { try? await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
@@ -161,8 +171,9 @@ public final class UpstreamHealth: Sendable {
                 } catch {
                     // Any failure of the probe keeps it failing (a 404 there means the upstream is
                     // not the API it should be).
-                    self.recordFailure(error.tripsCircuit ? error : .badPayload(error.description), now: Date(),
-                                           byProbe: true)
+                    self.recordFailure(
+                        error.tripsCircuit ? error : .badPayload(error.description), now: Date(),
+                        byProbe: true)
                 }
             }
         }
@@ -173,8 +184,10 @@ public final class UpstreamHealth: Sendable {
     }
 
     /// A caching service's health answer: `degraded` while its upstream is failing.
-    public func report(service: ServiceName, upstreamURL: String, started: Date, cache: [String: Int],
-                       mirror: ServiceHealth.MirrorState? = nil) -> ServiceHealth {
+    public func report(
+        service: ServiceName, upstreamURL: String, started: Date, cache: [String: Int],
+        mirror: ServiceHealth.MirrorState? = nil
+    ) -> ServiceHealth {
         let snapshot = self.snapshot
         let upstream = ServiceHealth.Upstream(
             url: upstreamURL, lastSuccessAt: snapshot.lastSuccessAt?.rfc3339, lastError: snapshot.lastError,
@@ -182,8 +195,9 @@ public final class UpstreamHealth: Sendable {
             failures: snapshot.failing ? snapshot.failures : nil,
             nextProbeAt: snapshot.failing ? snapshot.nextProbeAt?.rfc3339 : nil,
             rateLimitedUntil: snapshot.state == "rate-limited" ? snapshot.rateLimitedUntil?.rfc3339 : nil)
-        return ServiceHealth(service: service.rawValue, status: snapshot.failing ? "degraded" : "ok", version: rnmVersion,
-                             uptimeSeconds: Date().timeIntervalSince(started), cache: cache, upstream: upstream,
-                             mirror: mirror)
+        return ServiceHealth(
+            service: service.rawValue, status: snapshot.failing ? "degraded" : "ok", version: rnmVersion,
+            uptimeSeconds: Date().timeIntervalSince(started), cache: cache, upstream: upstream,
+            mirror: mirror)
     }
 }

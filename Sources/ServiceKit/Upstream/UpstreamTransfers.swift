@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The `URLSession` delegate of a ``URLSessionFetcher``: collects each transfer's body up to
@@ -47,13 +47,17 @@ final class UpstreamTransfers: NSObject, URLSessionDataDelegate, Sendable {
         transfers.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         if let target = request.url, let origin, Origin(target) == origin {
             completionHandler(request)
             return
         }
-        let target = request.url.map { "\($0.scheme ?? "?")://\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" } ?? "no location"
+        let target =
+            request.url.map { "\($0.scheme ?? "?")://\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" }
+            ?? "no location"
         let following = transfers.withLock { transfers -> Bool in
             guard transfers[task.taskIdentifier] != nil else { return false }
             transfers[task.taskIdentifier]?.refusedRedirect = target
@@ -66,8 +70,10 @@ final class UpstreamTransfers: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(nil)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         if response.expectedContentLength > Int64(maxBodyBytes) {
             fail(dataTask, with: .tooLarge(limit: maxBodyBytes))
             completionHandler(.cancel)

@@ -9,8 +9,10 @@ import ServiceRuntime
 
 /// Builds the UniversityService; tests call this with test settings.
 enum UniversityServiceApp {
-    static func build(configuration: CachingServiceConfiguration, logger: Logger,
-                      onListening: (@Sendable () async -> Void)? = nil) throws -> [any Service] {
+    static func build(
+        configuration: CachingServiceConfiguration, logger: Logger,
+        onListening: (@Sendable () async -> Void)? = nil
+    ) throws -> [any Service] {
         let router = try router(configuration: configuration, logger: logger)
         return [configuration.makeServer(.universities, handler: router, logger: logger, onListening: onListening)]
     }
@@ -20,13 +22,16 @@ enum UniversityServiceApp {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try UniversityDatabase(path: configuration.databasePath)
         let upstream = HipoUpstream(fetcher: configuration.makeFetcher())
-        let health = UpstreamHealth(retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
-        let catalog = UniversityCatalog(database: database, upstream: upstream,
-                                        policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds), health: health),
-                                        logger: logger)
+        let health = UpstreamHealth(
+            retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
+        let catalog = UniversityCatalog(
+            database: database, upstream: upstream,
+            policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds), health: health),
+            logger: logger)
         // Finished replies of fresh reads, emptied by every change to the database.
         let replyCache = configuration.makeReplyCache()
         if let replyCache { database.invalidateOnCommit(replyCache) }
-        return UniversityRoutes.router(catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
+        return UniversityRoutes.router(
+            catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
     }
 }

@@ -29,7 +29,9 @@ enum NameMatcher {
 
     /// Levenshtein distance over Unicode scalars, in two rows the caller provides (at least
     /// `b.count + 1` long), so that scoring many names allocates nothing per name.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], _ previous: inout [Int], _ current: inout [Int]) -> Int {
+    static func editDistance(
+        _ a: [Unicode.Scalar], _ b: [Unicode.Scalar], _ previous: inout [Int], _ current: inout [Int]
+    ) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         for j in 0...b.count { previous[j] = j }

@@ -30,8 +30,9 @@ struct UniversityCatalog: Sendable {
         let mirror = try await database.worldMirror()
         return policy.health.report(
             service: .universities, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
-            mirror: .init(complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
-                          records: mirror?.universities ?? 0))
+            mirror: .init(
+                complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
+                records: mirror?.universities ?? 0))
     }
 
     // MARK: The world mirror
@@ -43,12 +44,16 @@ struct UniversityCatalog: Sendable {
         await progress(0, 2, "fetching the world list")
         let world: [University]
         do {
-            world = try await policy.upstream(forced: true) { () async throws(UpstreamError) in try await upstream.world() }
+            world = try await policy.upstream(forced: true) { () async throws(UpstreamError) in
+                try await upstream.world()
+            }
         } catch {
             throw UniversityError.upstreamUnavailable(country: allCountries, error)
         }
         // An empty world list is not an answer: it would replace every country with nothing.
-        guard !world.isEmpty else { throw UniversityError.upstreamUnavailable(country: allCountries, .badPayload("an empty world list")) }
+        guard !world.isEmpty else {
+            throw UniversityError.upstreamUnavailable(country: allCountries, .badPayload("an empty world list"))
+        }
         let encoder = JSONCoding.encoder
         var order: [String] = []
         var countries: [String: (country: String, items: [(name: String, json: Data)])] = [:]
@@ -61,11 +66,13 @@ struct UniversityCatalog: Sendable {
             countries[key]!.items.append((university.name, try encoder.encode(university)))
         }
         await progress(1, 2, "storing \(world.count) universities of \(order.count) countries")
-        try await database.replaceWorld(order.map { (key: $0, country: countries[$0]!.country, items: countries[$0]!.items) }, fetchedAt: Date())
+        try await database.replaceWorld(
+            order.map { (key: $0, country: countries[$0]!.country, items: countries[$0]!.items) }, fetchedAt: Date())
         await progress(2, 2, "stored \(order.count) countries")
         let elapsed = ContinuousClock.now - started
-        return UniversitySyncResult(countries: order.count, universities: world.count,
-                                    durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+        return UniversitySyncResult(
+            countries: order.count, universities: world.count,
+            durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
     }
 
     /// `universities.list` with a `name` and no `country`: a search across every country of the
@@ -76,7 +83,8 @@ struct UniversityCatalog: Sendable {
         guard let mirror = try await database.worldMirror() else { return nil }
         let found = try await database.search(name: name, limit: Self.searchLimit)
         let upstream = policy.health.snapshot
-        let freshness = Freshness.cached(at: mirror.completedAt, upstreamError: upstream.failing ? upstream.lastError : nil)
+        let freshness = Freshness.cached(
+            at: mirror.completedAt, upstreamError: upstream.failing ? upstream.lastError : nil)
         return (ListAnswer(country: allCountries, items: found.items, freshness: freshness), found.total)
     }
 
@@ -104,8 +112,9 @@ struct UniversityCatalog: Sendable {
                 return Answer(empty, .stale(at: mirror.completedAt, because: error))
             })
         if stored != nil, answer.freshness.stale {
-            logger.warning("upstream failed; answering from the cache",
-                           metadata: ["country": "\(country)", "error": "\(answer.freshness.upstreamError ?? "")"])
+            logger.warning(
+                "upstream failed; answering from the cache",
+                metadata: ["country": "\(country)", "error": "\(answer.freshness.upstreamError ?? "")"])
         }
         return ListAnswer(country: answer.country, items: answer.items, freshness: answer.freshness)
     }
@@ -128,25 +137,30 @@ struct UniversityCatalog: Sendable {
         }
         let (fresh, lowered) = (fetched.value, name.lowercased())
         guard let match = fresh.items.first(where: { $0.name.lowercased() == lowered }) else {
-            throw UniversityError.notFound(name: name, country: fresh.country,
-                                           closest: NameMatcher.closest(to: name, in: fresh.items.map(\.name)),
-                                           elsewhere: try await database.countryHolding(name: name))
+            throw UniversityError.notFound(
+                name: name, country: fresh.country,
+                closest: NameMatcher.closest(to: name, in: fresh.items.map(\.name)),
+                elsewhere: try await database.countryHolding(name: name))
         }
         return (match.json, fetched.freshness)
     }
 
     private func notFound(name: String, key: String, country: String) async throws -> UniversityError {
         let cached = try await database.country(key: key)
-        return .notFound(name: name, country: cached?.country ?? country,
-                         closest: NameMatcher.closest(to: name, in: cached?.items.map(\.name) ?? []),
-                         elsewhere: try await database.countryHolding(name: name))
+        return .notFound(
+            name: name, country: cached?.country ?? country,
+            closest: NameMatcher.closest(to: name, in: cached?.items.map(\.name) ?? []),
+            elsewhere: try await database.countryHolding(name: name))
     }
 
     /// Fetches a country's list and stores it, once for identical callers in flight.
     private func fetch(key: String, country: String, force: Bool = false) async throws -> Answer<CachedCountry> {
-        try await policy.fetchOnce(flights, key, force: force, stored: { [self] in
-            try await database.country(key: key).map { Stored($0, fetchedAt: $0.fetchedAt) }
-        }) { [self] in
+        try await policy.fetchOnce(
+            flights, key, force: force,
+            stored: { [self] in
+                try await database.country(key: key).map { Stored($0, fetchedAt: $0.fetchedAt) }
+            }
+        ) { [self] in
             // Asked conditionally when a list is stored: unchanged costs a 304, no body.
             let validator = try await database.validator(key: key)
             let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in

@@ -14,15 +14,22 @@ enum UniversityError: Error, RPCErrorConvertible {
             return RPCError(.invalidParams, "invalid params: \(message)", service: service)
         case .notFound(let name, let country, let closest, let elsewhere):
             if let elsewhere {
-                return RPCError(.notFound, "no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country)); there is one in \(elsewhere): ask again with country \"\(elsewhere)\"",
-                                service: service, detail: elsewhere)
+                return RPCError(
+                    .notFound,
+                    "no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country)); there is one in \(elsewhere): ask again with country \"\(elsewhere)\"",
+                    service: service, detail: elsewhere)
             }
-            let hint = closest.isEmpty ? "" : "; closest matches: " + closest.map { "\"\($0)\"" }.joined(separator: ", ")
-            return RPCError(.notFound, "no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country))\(hint)", service: service,
-                            detail: closest.isEmpty ? nil : closest.joined(separator: "\n"))
+            let hint =
+                closest.isEmpty ? "" : "; closest matches: " + closest.map { "\"\($0)\"" }.joined(separator: ", ")
+            return RPCError(
+                .notFound, "no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country))\(hint)",
+                service: service,
+                detail: closest.isEmpty ? nil : closest.joined(separator: "\n"))
         case .upstreamUnavailable(let country, let error):
-            return RPCError(.upstreamUnavailable, "cannot fetch the universities of \(RPCError.excerpt(country)) and none are cached: \(error)",
-                            service: service, upstreamStatus: error.httpStatus)
+            return RPCError(
+                .upstreamUnavailable,
+                "cannot fetch the universities of \(RPCError.excerpt(country)) and none are cached: \(error)",
+                service: service, upstreamStatus: error.httpStatus)
         }
     }
 }

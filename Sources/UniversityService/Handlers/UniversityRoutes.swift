@@ -11,22 +11,30 @@ enum UniversityRoutes {
     /// the reply cache) can change it.
     static let cachedGetValidity: Duration = .seconds(3600)
 
-    static func router(catalog: UniversityCatalog, maxParamBytes: Int, replyCache: ExpiringCache<ByteBuffer>? = nil) -> RPCRouter {
+    static func router(
+        catalog: UniversityCatalog, maxParamBytes: Int, replyCache: ExpiringCache<ByteBuffer>? = nil
+    ) -> RPCRouter {
         var router = RPCRouter(service: ServiceName.universities, replyCache: replyCache)
         // Every string parameter is bounded: no request makes the service match or store
         // unbounded text.
         @Sendable func bounded(_ field: String, _ value: String?) throws -> String? {
             guard let value, value.utf8.count > maxParamBytes else { return value }
-            throw UniversityError.invalidParams("\"\(field)\" is \(value.utf8.count) bytes; the limit is \(maxParamBytes) (RNM_MAX_PARAM_BYTES)")
+            throw UniversityError.invalidParams(
+                "\"\(field)\" is \(value.utf8.count) bytes; the limit is \(maxParamBytes) (RNM_MAX_PARAM_BYTES)")
         }
         router.registerCached(RPCMethods.universitiesList) { params, _ in
             let name = try bounded("name", params.name)?.trimmingCharacters(in: .whitespacesAndNewlines)
-            if params.country == nil, let name, !name.isEmpty, let everywhere = try await catalog.searchEverywhere(name: name) {
-                return CacheableResult(json: listResult(everywhere.answer, nameFilter: nil, total: everywhere.total),
-                                       validUntil: everywhere.answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
+            if params.country == nil, let name, !name.isEmpty,
+                let everywhere = try await catalog.searchEverywhere(name: name)
+            {
+                return CacheableResult(
+                    json: listResult(everywhere.answer, nameFilter: nil, total: everywhere.total),
+                    validUntil: everywhere.answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
             }
             let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: false)
-            return CacheableResult(json: listResult(answer, nameFilter: name), validUntil: answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
+            return CacheableResult(
+                json: listResult(answer, nameFilter: name),
+                validUntil: answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
         }
         router.register(RPCMethods.universitiesSync) { _, context in
             try await catalog.sync { done, total, message in

@@ -34,7 +34,8 @@ struct UniversityDatabase: CacheDatabase {
                 table.column("json", .blob).notNull()
                 table.primaryKey(["countryKey", "position"])
             }
-            try db.create(index: "university_by_name", on: "university", columns: ["countryKey", "nameKey", "position"])
+            try db.create(
+                index: "university_by_name", on: "university", columns: ["countryKey", "nameKey", "position"])
         }
         migrator.registerMigration("v2-world-mirror") { db in
             // What the last complete `universities.sync` stored: every country, from one request.
@@ -54,13 +55,20 @@ struct UniversityDatabase: CacheDatabase {
 
     /// Stores the whole world list, country by country, and marks the mirror complete: all in
     /// one transaction, so an interrupted sync leaves the previous mirror as it was.
-    func replaceWorld(_ countries: [(key: String, country: String, items: [(name: String, json: Data)])], fetchedAt: Date) async throws {
+    func replaceWorld(
+        _ countries: [(key: String, country: String, items: [(name: String, json: Data)])], fetchedAt: Date
+    ) async throws {
         try await pool.write { db in
             for entry in countries {
-                try Self.replace(key: entry.key, country: entry.country, items: entry.items, fetchedAt: fetchedAt, in: db)
+                try Self.replace(
+                    key: entry.key, country: entry.country, items: entry.items, fetchedAt: fetchedAt, in: db)
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO worldMirror (id, completedAt, countries, universities) VALUES (1, ?, ?, ?)",
-                           arguments: [fetchedAt.timeIntervalSince1970, countries.count, countries.reduce(0) { $0 + $1.items.count }])
+            try db.execute(
+                sql:
+                    "INSERT OR REPLACE INTO worldMirror (id, completedAt, countries, universities) VALUES (1, ?, ?, ?)",
+                arguments: [
+                    fetchedAt.timeIntervalSince1970, countries.count, countries.reduce(0) { $0 + $1.items.count },
+                ])
         }
     }
 
@@ -79,19 +87,28 @@ struct UniversityDatabase: CacheDatabase {
     func search(name: String, limit: Int) async throws -> (items: [(name: String, json: Data)], total: Int) {
         try await pool.read { db in
             let key = name.lowercased()
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM university WHERE instr(nameKey, ?) > 0", arguments: [key]) ?? 0
-            let items = try Row.fetchAll(db, sql: "SELECT name, json FROM university WHERE instr(nameKey, ?) > 0 ORDER BY countryKey, position LIMIT ?",
-                                         arguments: [key, limit])
-                .map { (name: $0["name"] as String, json: $0["json"] as Data) }
+            let total =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM university WHERE instr(nameKey, ?) > 0", arguments: [key]) ?? 0
+            let items = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT name, json FROM university WHERE instr(nameKey, ?) > 0 ORDER BY countryKey, position LIMIT ?",
+                arguments: [key, limit]
+            )
+            .map { (name: $0["name"] as String, json: $0["json"] as Data) }
             return (items, total)
         }
     }
 
     /// Replaces a country's list in one transaction.
-    func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date,
-                 validator: Validator? = nil) async throws {
+    func replace(
+        key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date,
+        validator: Validator? = nil
+    ) async throws {
         try await pool.write { db in
-            try Self.replace(key: key, country: country, items: items, fetchedAt: fetchedAt, validator: validator, in: db)
+            try Self.replace(
+                key: key, country: country, items: items, fetchedAt: fetchedAt, validator: validator, in: db)
         }
     }
 
@@ -106,17 +123,24 @@ struct UniversityDatabase: CacheDatabase {
     /// A `304` for a country's list: the stored copy is the upstream's as of `date`.
     func renew(key: String, at date: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE country SET fetchedAt = ? WHERE key = ?", arguments: [date.timeIntervalSince1970, key])
+            try db.execute(
+                sql: "UPDATE country SET fetchedAt = ? WHERE key = ?", arguments: [date.timeIntervalSince1970, key])
         }
     }
 
-    private static func replace(key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date,
-                                validator: Validator? = nil, in db: Database) throws {
+    private static func replace(
+        key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date,
+        validator: Validator? = nil, in db: Database
+    ) throws {
         try db.execute(sql: "DELETE FROM university WHERE countryKey = ?", arguments: [key])
-        try db.execute(sql: "INSERT OR REPLACE INTO country (key, name, fetchedAt, count, etag, lastModified) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: StatementArguments([key, country, fetchedAt.timeIntervalSince1970, items.count]
-                                                     + Validator.values(validator)))
-        let statement = try db.cachedStatement(sql: "INSERT INTO university (countryKey, position, name, nameKey, json) VALUES (?, ?, ?, ?, ?)")
+        try db.execute(
+            sql:
+                "INSERT OR REPLACE INTO country (key, name, fetchedAt, count, etag, lastModified) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: StatementArguments(
+                [key, country, fetchedAt.timeIntervalSince1970, items.count]
+                    + Validator.values(validator)))
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO university (countryKey, position, name, nameKey, json) VALUES (?, ?, ?, ?, ?)")
         for (position, item) in items.enumerated() {
             try statement.execute(arguments: [key, position, item.name, item.name.lowercased(), item.json])
         }
@@ -125,12 +149,18 @@ struct UniversityDatabase: CacheDatabase {
     /// A country's cached list, if it was ever fetched.
     func country(key: String) async throws -> CachedCountry? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT name, fetchedAt FROM country WHERE key = ?", arguments: [key]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT name, fetchedAt FROM country WHERE key = ?", arguments: [key])
+            else {
                 return nil
             }
-            let items = try Row.fetchAll(db, sql: "SELECT name, json FROM university WHERE countryKey = ? ORDER BY position", arguments: [key])
-                .map { (name: $0["name"] as String, json: $0["json"] as Data) }
-            return CachedCountry(country: row["name"], fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]), items: items)
+            let items = try Row.fetchAll(
+                db, sql: "SELECT name, json FROM university WHERE countryKey = ? ORDER BY position", arguments: [key]
+            )
+            .map { (name: $0["name"] as String, json: $0["json"] as Data) }
+            return CachedCountry(
+                country: row["name"], fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]), items: items)
         }
     }
 
@@ -138,11 +168,15 @@ struct UniversityDatabase: CacheDatabase {
     /// with the country's fetch time; nil when the country was never fetched.
     func find(key: String, name: String) async throws -> (fetchedAt: Date, json: Data?)? {
         try await pool.read { db in
-            guard let fetchedAt = try Double.fetchOne(db, sql: "SELECT fetchedAt FROM country WHERE key = ?", arguments: [key]) else {
+            guard
+                let fetchedAt = try Double.fetchOne(
+                    db, sql: "SELECT fetchedAt FROM country WHERE key = ?", arguments: [key])
+            else {
                 return nil
             }
-            let json = try Data.fetchOne(db, sql: "SELECT json FROM university WHERE countryKey = ? AND nameKey = ? ORDER BY position LIMIT 1",
-                                         arguments: [key, name.lowercased()])
+            let json = try Data.fetchOne(
+                db, sql: "SELECT json FROM university WHERE countryKey = ? AND nameKey = ? ORDER BY position LIMIT 1",
+                arguments: [key, name.lowercased()])
             return (Date(timeIntervalSince1970: fetchedAt), json)
         }
     }
@@ -150,8 +184,11 @@ struct UniversityDatabase: CacheDatabase {
     /// The name of a cached country that has a university named `name` (any letter case).
     func countryHolding(name: String) async throws -> String? {
         try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT country.name FROM university JOIN country ON country.key = university.countryKey WHERE university.nameKey = ? ORDER BY university.position LIMIT 1",
-                                arguments: [name.lowercased()])
+            try String.fetchOne(
+                db,
+                sql:
+                    "SELECT country.name FROM university JOIN country ON country.key = university.countryKey WHERE university.nameKey = ? ORDER BY university.position LIMIT 1",
+                arguments: [name.lowercased()])
         }
     }
 

@@ -28,8 +28,11 @@ struct HipoUpstream: Sendable {
 
     /// Every university of `country` (exact, case-insensitive), in the upstream's order; with
     /// `validator`, asked conditionally: `.notModified` when the stored list is current.
-    func universities(country: String, validator: Validator? = nil) async throws(UpstreamError)
-        -> Revalidated<[University]> {
+    func universities(
+        country: String, validator: Validator? = nil
+    ) async throws(UpstreamError)
+        -> Revalidated<[University]>
+    {
         let answer = try await fetcher.get(path: "/search", query: [("country", country)], validator: validator)
         if answer.notModified, validator != nil { return .notModified }
         try answer.expectOK()
@@ -60,8 +63,9 @@ struct HipoUpstream: Sendable {
         }
         do {
             return try JSONDecoder().decode([Record].self, from: body).map {
-                University(name: $0.name, country: $0.country, alphaTwoCode: $0.alphaTwoCode ?? "",
-                           stateProvince: $0.stateProvince, domains: $0.domains ?? [], webPages: $0.webPages ?? [])
+                University(
+                    name: $0.name, country: $0.country, alphaTwoCode: $0.alphaTwoCode ?? "",
+                    stateProvince: $0.stateProvince, domains: $0.domains ?? [], webPages: $0.webPages ?? [])
             }
         } catch {
             throw .badPayload("malformed JSON: \(error)")

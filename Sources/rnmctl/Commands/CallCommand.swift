@@ -7,8 +7,9 @@ import NIOCore
 struct CallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call", abstract: "Call any method with JSON params; prints the result JSON.",
-        discussion: Help.examples("rnmctl call gateway.health", "rnmctl call characters.getMany '{\"ids\":[1,2,3]}'",
-                                  "rnmctl --socket /run/rnm/characters.sock call characters.health"))
+        discussion: Help.examples(
+            "rnmctl call gateway.health", "rnmctl call characters.getMany '{\"ids\":[1,2,3]}'",
+            "rnmctl --socket /run/rnm/characters.sock call characters.health"))
 
     @Argument(help: "The method, e.g. characters.get.")
     var method: String

@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Messaging
 import RnmAPI
@@ -11,7 +11,8 @@ import RnmAPI
 struct CharactersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "characters", abstract: "Rick and Morty characters.",
-        discussion: Help.examples("rnmctl characters list --status alive", "rnmctl characters show 1", "rnmctl characters sync"),
+        discussion: Help.examples(
+            "rnmctl characters list --status alive", "rnmctl characters show 1", "rnmctl characters sync"),
         subcommands: [List.self, Show.self, Refresh.self, Sync.self, Stats.self, Image.self])
 
     /// The filters of `list` and `refresh`.
@@ -21,7 +22,8 @@ struct CharactersCommand: AsyncParsableCommand {
         @Option(help: "alive, dead or unknown.", completion: .list(CharacterListParams.statuses)) var status: String?
         @Option(help: "Part of the species.") var species: String?
         @Option(help: "Part of the type.") var type: String?
-        @Option(help: "female, male, genderless or unknown.", completion: .list(CharacterListParams.genders)) var gender: String?
+        @Option(help: "female, male, genderless or unknown.", completion: .list(CharacterListParams.genders))
+        var gender: String?
 
         var params: CharacterListParams {
             CharacterListParams(page: page, name: name, status: status, species: species, type: type, gender: gender)
@@ -36,7 +38,9 @@ struct CharactersCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List characters, a page at a time.", discussion: Help.examples("rnmctl characters list", "rnmctl characters list --page 2 --name rick --gender male"), aliases: ["ls"])
+            abstract: "List characters, a page at a time.",
+            discussion: Help.examples(
+                "rnmctl characters list", "rnmctl characters list --page 2 --name rick --gender male"), aliases: ["ls"])
         @OptionGroup var filters: Filters
         @OptionGroup var global: GlobalOptions
 
@@ -57,7 +61,8 @@ struct CharactersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.perform(RPCMethods.charactersRefresh, filters.params) {
-                try printPage($0, query: filters.query(global.invocation("rnmctl characters refresh")), wide: global.wide)
+                try printPage(
+                    $0, query: filters.query(global.invocation("rnmctl characters refresh")), wide: global.wide)
             }
         }
     }
@@ -65,7 +70,8 @@ struct CharactersCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show a character with its episodes.", discussion: Help.examples("rnmctl characters show 1", "rnmctl --json characters show 1"), aliases: ["get"])
+            abstract: "Show a character with its episodes.",
+            discussion: Help.examples("rnmctl characters show 1", "rnmctl --json characters show 1"), aliases: ["get"])
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
@@ -73,16 +79,20 @@ struct CharactersCommand: AsyncParsableCommand {
             try await global.perform(RPCMethods.charactersGet, IDParams(id: id)) { detail in
                 let character = detail.character
                 print(Terminal.bold("\(character.name) (#\(character.id))"))
-                print(Fields(pairs: [
-                    ("Status", character.status), ("Species", character.species), ("Type", character.type),
-                    ("Gender", character.gender), ("Origin", character.origin.name), ("Location", character.location.name),
-                    ("Created", character.created), ("Image", character.image),
-                ]).render())
+                print(
+                    Fields(pairs: [
+                        ("Status", character.status), ("Species", character.species), ("Type", character.type),
+                        ("Gender", character.gender), ("Origin", character.origin.name),
+                        ("Location", character.location.name),
+                        ("Created", character.created), ("Image", character.image),
+                    ]).render())
                 print("  Episodes (\(detail.episodes.count)):")
-                let table = Table([.init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
-                                  rows: detail.episodes.map { [$0.code, $0.name, $0.airDate] })
-                print(table.render(width: Terminal.width.map { $0 - 4 }, wide: global.wide)
-                    .split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                let table = Table(
+                    [.init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
+                    rows: detail.episodes.map { [$0.code, $0.name, $0.airDate] })
+                print(
+                    table.render(width: Terminal.width.map { $0 - 4 }, wide: global.wide)
+                        .split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             }
         }
     }
@@ -96,27 +106,36 @@ struct CharactersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let bar = ProgressDisplay()
-            try await global.perform(RPCMethods.charactersSync, NoParams(), onProgress: { bar.show($0) },
-                                     beforeFailure: { bar.finish() }) { result in
+            try await global.perform(
+                RPCMethods.charactersSync, NoParams(), onProgress: { bar.show($0) },
+                beforeFailure: { bar.finish() }
+            ) { result in
                 bar.finish()
-                print("synced \(plural(result.characters, "character")), \(plural(result.locations, "location")), "
-                      + "\(plural(result.episodes, "episode")) in \(plural(result.requests, "request")) (\(result.durationMs) ms)")
+                print(
+                    "synced \(plural(result.characters, "character")), \(plural(result.locations, "location")), "
+                        + "\(plural(result.episodes, "episode")) in \(plural(result.requests, "request")) (\(result.durationMs) ms)"
+                )
             }
             bar.finish()
         }
     }
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Count characters by status.",
-                                                        discussion: Help.examples("rnmctl characters stats"))
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Count characters by status.",
+            discussion: Help.examples("rnmctl characters stats"))
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             try await global.perform(RPCMethods.charactersStats, NoParams()) { stats in
-                print(Table(headers: ["STATUS", "CHARACTERS"], rows: [
-                    ["alive", String(stats.byStatus.alive)], ["dead", String(stats.byStatus.dead)],
-                    ["unknown", String(stats.byStatus.unknown)], ["total", String(stats.total)],
-                ]).render(wide: global.wide))
+                print(
+                    Table(
+                        headers: ["STATUS", "CHARACTERS"],
+                        rows: [
+                            ["alive", String(stats.byStatus.alive)], ["dead", String(stats.byStatus.dead)],
+                            ["unknown", String(stats.byStatus.unknown)], ["total", String(stats.total)],
+                        ]
+                    ).render(wide: global.wide))
             }
         }
     }
@@ -125,18 +144,24 @@ struct CharactersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "image",
             abstract: "Save a character's avatar to a file, a folder (as ID.EXT) or stdout (-o -).",
-            discussion: Help.examples("rnmctl characters image 1 --output rick.jpeg", "rnmctl characters image 1 -o ~/Pictures",
-                                      "rnmctl characters image 1 -o - > rick.png"))
+            discussion: Help.examples(
+                "rnmctl characters image 1 --output rick.jpeg", "rnmctl characters image 1 -o ~/Pictures",
+                "rnmctl characters image 1 -o - > rick.png"))
         @Argument(help: "The character's id.") var id: Int
-        @Option(name: .shortAndLong, help: "The file or folder to write, or - for stdout.", completion: .file()) var output: String
+        @Option(name: .shortAndLong, help: "The file or folder to write, or - for stdout.", completion: .file())
+        var output: String
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             try await global.perform(RPCMethods.charactersImage, IDParams(id: id), printsResultJSON: false) { image in
-                guard let bytes = Data(base64Encoded: image.bytes) else { throw CLIFailure.protocolError("image bytes are not base64") }
+                guard let bytes = Data(base64Encoded: image.bytes) else {
+                    throw CLIFailure.protocolError("image bytes are not base64")
+                }
                 let saved = try AvatarFile.write(bytes, contentType: image.contentType, id: id, to: output)
                 if global.json, saved != nil {
-                    print(#"{"id":\#(id),"contentType":\#(JSONText.quoted(image.contentType)),"bytes":\#(bytes.count),"path":\#(JSONText.quoted(saved ?? "-"))}"#)
+                    print(
+                        #"{"id":\#(id),"contentType":\#(JSONText.quoted(image.contentType)),"bytes":\#(bytes.count),"path":\#(JSONText.quoted(saved ?? "-"))}"#
+                    )
                 } else if let saved {
                     print("wrote \(plural(bytes.count, "byte")) (\(image.contentType)) to \(saved)")
                 }
@@ -154,8 +179,13 @@ func printPage(_ page: Fresh<Page<Character>>, query: Invocation, wide: Bool) th
 
 /// A table of characters, names in full.
 func printCharacters(_ characters: [Character], wide: Bool) {
-    print(Table([.init("ID"), .init("NAME"), .init("STATUS", dropPriority: 2), .init("SPECIES", dropPriority: 3),
-                 .init("GENDER", dropPriority: 4), .init("LOCATION", dropPriority: 1)],
-                rows: characters.map { [String($0.id), $0.name, $0.status, $0.species, $0.gender, $0.location.name] })
+    print(
+        Table(
+            [
+                .init("ID"), .init("NAME"), .init("STATUS", dropPriority: 2), .init("SPECIES", dropPriority: 3),
+                .init("GENDER", dropPriority: 4), .init("LOCATION", dropPriority: 1),
+            ],
+            rows: characters.map { [String($0.id), $0.name, $0.status, $0.species, $0.gender, $0.location.name] }
+        )
         .render(wide: wide))
 }

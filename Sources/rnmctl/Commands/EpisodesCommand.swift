@@ -6,13 +6,17 @@ import RnmAPI
 struct EpisodesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "episodes", abstract: "Episodes and their characters.",
-        discussion: Help.examples("rnmctl episodes list --episode S01", "rnmctl episodes show 1", "rnmctl episodes show S01E01"),
+        discussion: Help.examples(
+            "rnmctl episodes list --episode S01", "rnmctl episodes show 1", "rnmctl episodes show S01E01"),
         subcommands: [List.self, Show.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List episodes, a page at a time.", discussion: Help.examples("rnmctl episodes list", "rnmctl episodes list --episode S03", "rnmctl episodes list --name rick"), aliases: ["ls"])
+            abstract: "List episodes, a page at a time.",
+            discussion: Help.examples(
+                "rnmctl episodes list", "rnmctl episodes list --episode S03", "rnmctl episodes list --name rick"),
+            aliases: ["ls"])
         @Option(help: "Page, from 1.") var page: Int?
         @Option(help: "Part of the name.") var name: String?
         @Option(help: "Part of the code, e.g. S01.") var episode: String?
@@ -22,10 +26,14 @@ struct EpisodesCommand: AsyncParsableCommand {
             let params = EpisodeListParams(page: page, name: name, episode: episode)
             try await global.perform(RPCMethods.episodesList, params) { page in
                 let query = global.invocation("rnmctl episodes list").filterOptions(params)
-                let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "episodes", query: query)
+                let footer = try pageFooter(
+                    page: page.page, pages: page.pages, count: page.count, noun: "episodes", query: query)
                 if !page.items.isEmpty {
-                    print(Table([.init("ID"), .init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
-                                rows: page.items.map { [String($0.id), $0.code, $0.name, $0.airDate] }).render(wide: global.wide))
+                    print(
+                        Table(
+                            [.init("ID"), .init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
+                            rows: page.items.map { [String($0.id), $0.code, $0.name, $0.airDate] }
+                        ).render(wide: global.wide))
                 }
                 print(footer)
             }
@@ -35,7 +43,8 @@ struct EpisodesCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show an episode with its characters.", discussion: Help.examples("rnmctl episodes show 1", "rnmctl episodes show S01E01"), aliases: ["get"])
+            abstract: "Show an episode with its characters.",
+            discussion: Help.examples("rnmctl episodes show 1", "rnmctl episodes show S01E01"), aliases: ["get"])
         @Argument(help: "The episode's id, or its code (S01E01).") var episode: String
         @OptionGroup var global: GlobalOptions
 
@@ -50,7 +59,9 @@ struct EpisodesCommand: AsyncParsableCommand {
             if id == nil {
                 // A code: find its id first (one list page, from the cache when fresh).
                 let code = episode.uppercased()
-                try await global.perform(RPCMethods.episodesList, EpisodeListParams(episode: code), printsResultJSON: false) { page in
+                try await global.perform(
+                    RPCMethods.episodesList, EpisodeListParams(episode: code), printsResultJSON: false
+                ) { page in
                     id = page.items.first { $0.code == code }?.id
                 }
                 guard id != nil else {
@@ -60,7 +71,8 @@ struct EpisodesCommand: AsyncParsableCommand {
             }
             try await global.perform(RPCMethods.episodesGet, IDParams(id: id!)) { detail in
                 print(Terminal.bold("\(detail.episode.code) \(detail.episode.name) (#\(detail.episode.id))"))
-                print(Fields(pairs: [("Air date", detail.episode.airDate), ("Created", detail.episode.created)]).render())
+                print(
+                    Fields(pairs: [("Air date", detail.episode.airDate), ("Created", detail.episode.created)]).render())
                 print("  Characters (\(detail.characters.count)):")
                 printCharacters(detail.characters, wide: global.wide)
             }

@@ -10,34 +10,46 @@ struct FavoritesCommand: AsyncParsableCommand {
         subcommands: [Add.self, Remove.self, List.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Mark a character as a favorite.",
-                                                        discussion: Help.examples("rnmctl favorites add 1"))
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Mark a character as a favorite.",
+            discussion: Help.examples("rnmctl favorites add 1"))
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.favoritesAdd, IDParams(id: id)) { print("character \($0.id) is a favorite") }
+            try await global.perform(RPCMethods.favoritesAdd, IDParams(id: id)) {
+                print("character \($0.id) is a favorite")
+            }
         }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Unmark a favorite.", discussion: Help.examples("rnmctl favorites remove 1"), aliases: ["rm"])
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Unmark a favorite.",
+            discussion: Help.examples("rnmctl favorites remove 1"), aliases: ["rm"])
         @Argument(help: "The character's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.favoritesRemove, IDParams(id: id)) { print("character \($0.id) is not a favorite now (removed, if it was one)") }
+            try await global.perform(RPCMethods.favoritesRemove, IDParams(id: id)) {
+                print("character \($0.id) is not a favorite now (removed, if it was one)")
+            }
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List favorite characters.", discussion: Help.examples("rnmctl favorites list"), aliases: ["ls"])
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List favorite characters.",
+            discussion: Help.examples("rnmctl favorites list"), aliases: ["ls"])
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             try await global.perform(RPCMethods.favoritesList, NoParams()) { list in
                 if !list.items.isEmpty { printCharacters(list.items, wide: global.wide) }
-                print(list.items.isEmpty ? "no favorites yet: add one with rnmctl favorites add ID" : plural(list.items.count, "favorite"))
+                print(
+                    list.items.isEmpty
+                        ? "no favorites yet: add one with rnmctl favorites add ID"
+                        : plural(list.items.count, "favorite"))
             }
         }
     }

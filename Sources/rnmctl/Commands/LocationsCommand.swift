@@ -12,7 +12,9 @@ struct LocationsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List locations, a page at a time.", discussion: Help.examples("rnmctl locations list", "rnmctl locations list --type planet --page 2"), aliases: ["ls"])
+            abstract: "List locations, a page at a time.",
+            discussion: Help.examples("rnmctl locations list", "rnmctl locations list --type planet --page 2"),
+            aliases: ["ls"])
         @Option(help: "Page, from 1.") var page: Int?
         @Option(help: "Part of the name.") var name: String?
         @Option(help: "Part of the type.") var type: String?
@@ -23,11 +25,20 @@ struct LocationsCommand: AsyncParsableCommand {
             let params = LocationListParams(page: page, name: name, type: type, dimension: dimension)
             try await global.perform(RPCMethods.locationsList, params) { page in
                 let query = global.invocation("rnmctl locations list").filterOptions(params)
-                let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "locations", query: query)
+                let footer = try pageFooter(
+                    page: page.page, pages: page.pages, count: page.count, noun: "locations", query: query)
                 if !page.items.isEmpty {
-                    print(Table([.init("ID"), .init("NAME"), .init("TYPE", dropPriority: 2), .init("DIMENSION", dropPriority: 1),
-                                 .init("RESIDENTS", dropPriority: 3)],
-                                rows: page.items.map { [String($0.id), $0.name, $0.type, $0.dimension, String($0.residentIds.count)] })
+                    print(
+                        Table(
+                            [
+                                .init("ID"), .init("NAME"), .init("TYPE", dropPriority: 2),
+                                .init("DIMENSION", dropPriority: 1),
+                                .init("RESIDENTS", dropPriority: 3),
+                            ],
+                            rows: page.items.map {
+                                [String($0.id), $0.name, $0.type, $0.dimension, String($0.residentIds.count)]
+                            }
+                        )
                         .render(wide: global.wide))
                 }
                 print(footer)
@@ -36,15 +47,20 @@ struct LocationsCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a location with its residents.", discussion: Help.examples("rnmctl locations show 1"), aliases: ["get"])
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a location with its residents.",
+            discussion: Help.examples("rnmctl locations show 1"), aliases: ["get"])
         @Argument(help: "The location's id.") var id: Int
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             try await global.perform(RPCMethods.locationsGet, IDParams(id: id)) { detail in
                 print(Terminal.bold("\(detail.location.name) (#\(detail.location.id))"))
-                print(Fields(pairs: [("Type", detail.location.type), ("Dimension", detail.location.dimension),
-                                     ("Created", detail.location.created)]).render())
+                print(
+                    Fields(pairs: [
+                        ("Type", detail.location.type), ("Dimension", detail.location.dimension),
+                        ("Created", detail.location.created),
+                    ]).render())
                 print("  Residents (\(detail.residents.count)):")
                 printCharacters(detail.residents, wide: global.wide)
             }

@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Messaging
 import RnmAPI
@@ -20,11 +20,14 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await global.runReporting {
             let (health, json, upstreams) = try await global.withGateway { client in
-                let (health, json) = try await client.callReturningJSON(RPCMethods.gatewayHealth, NoParams(), timeout: global.deadline)
+                let (health, json) = try await client.callReturningJSON(
+                    RPCMethods.gatewayHealth, NoParams(), timeout: global.deadline)
                 var upstreams: [String: ServiceHealth] = [:]
-                for service in [ServiceName.characters, .universities] where health.services[service.rawValue]?.status == "up" {
+                for service in [ServiceName.characters, .universities]
+                where health.services[service.rawValue]?.status == "up" {
                     if let method = RPCMethods.health(of: service) {
-                        upstreams[service.rawValue] = try? await client.call(method, NoParams(), timeout: global.deadline)
+                        upstreams[service.rawValue] = try? await client.call(
+                            method, NoParams(), timeout: global.deadline)
                     }
                 }
                 return (health, json, upstreams)
@@ -40,16 +43,23 @@ struct StatusCommand: AsyncParsableCommand {
                     print(line)
                     if let upstream = upstreams[name]?.upstream {
                         if upstream.state == "rate-limited", let until = upstream.rateLimitedUntil {
-                            print("  upstream \(upstream.url): rate-limited until \(until) (\(Self.inHowLong(until)))"
-                                  + " — \(upstream.lastError ?? "Retry-After"); answers come from the cache")
-                        } else if let since = upstream.failingSince ?? (upstreams[name]?.status == "degraded" ? "" : nil) {
+                            print(
+                                "  upstream \(upstream.url): rate-limited until \(until) (\(Self.inHowLong(until)))"
+                                    + " — \(upstream.lastError ?? "Retry-After"); answers come from the cache")
+                        } else if let since = upstream.failingSince
+                            ?? (upstreams[name]?.status == "degraded" ? "" : nil)
+                        {
                             var state = "failing" + (since.isEmpty ? "" : " since \(since)")
                             if let failures = upstream.failures { state += ", \(plural(failures, "failure"))" }
                             if let next = upstream.nextProbeAt { state += ", next probe \(Self.inHowLong(next))" }
-                            print("  upstream \(upstream.url): \(state) — \(upstream.lastError ?? "unknown error"); answers come from the cache")
+                            print(
+                                "  upstream \(upstream.url): \(state) — \(upstream.lastError ?? "unknown error"); answers come from the cache"
+                            )
                         } else {
                             // No call yet since the service started: nothing is known about it.
-                            print("  upstream \(upstream.url): " + (upstream.lastSuccessAt.map { "ok (last success \($0))" } ?? "not asked yet"))
+                            print(
+                                "  upstream \(upstream.url): "
+                                    + (upstream.lastSuccessAt.map { "ok (last success \($0))" } ?? "not asked yet"))
                         }
                     }
                 }
@@ -58,14 +68,19 @@ struct StatusCommand: AsyncParsableCommand {
                 // The HTTP front is optional: shown, never a failure.
                 switch await HTTPFrontProbe.probe(timeout: min(global.deadline, .seconds(2))) {
                 case .answered(let status, let milliseconds):
-                    print("http: \(status == 200 ? "up" : "answering \(status)") at \(HTTPFrontProbe.address) (\(Self.tenths(milliseconds)) ms)")
+                    print(
+                        "http: \(status == 200 ? "up" : "answering \(status)") at \(HTTPFrontProbe.address) (\(Self.tenths(milliseconds)) ms)"
+                    )
                 case .unreachable:
-                    print("http: not running at \(HTTPFrontProbe.address) (optional: HTTPGateway serves the public REST APIs)")
+                    print(
+                        "http: not running at \(HTTPFrontProbe.address) (optional: HTTPGateway serves the public REST APIs)"
+                    )
                 }
             }
             let down = health.services.filter { $0.value.status != "up" }.keys.sorted()
             if !down.isEmpty {
-                throw CLIFailure.rpc(RPCError(.serviceUnavailable, "\(down.joined(separator: " and ")) down", service: .gateway))
+                throw CLIFailure.rpc(
+                    RPCError(.serviceUnavailable, "\(down.joined(separator: " and ")) down", service: .gateway))
             }
         }
     }

@@ -6,14 +6,21 @@ import RnmAPI
 struct UniversitiesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "universities", abstract: "Universities by country.",
-        discussion: Help.examples("rnmctl universities list --country Japan", "rnmctl universities show \"Khalifa University\""),
+        discussion: Help.examples(
+            "rnmctl universities list --country Japan", "rnmctl universities show \"Khalifa University\""),
         subcommands: [List.self, Show.self, Refresh.self, Sync.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List a country's universities (asks the upstream first).", discussion: Help.examples("rnmctl universities list", "rnmctl universities list --country \"United Arab Emirates\" --name american"), aliases: ["ls"])
-        @Option(help: "The country's full English name (default \"United Arab Emirates\"; with --name and no --country, every country of the mirror that `universities sync` made).") var country: String?
+            abstract: "List a country's universities (asks the upstream first).",
+            discussion: Help.examples(
+                "rnmctl universities list",
+                "rnmctl universities list --country \"United Arab Emirates\" --name american"), aliases: ["ls"])
+        @Option(
+            help:
+                "The country's full English name (default \"United Arab Emirates\"; with --name and no --country, every country of the mirror that `universities sync` made)."
+        ) var country: String?
         @Option(help: "Part of the name.") var name: String?
         @OptionGroup var global: GlobalOptions
 
@@ -48,10 +55,14 @@ struct UniversitiesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let bar = ProgressDisplay()
-            try await global.perform(RPCMethods.universitiesSync, NoParams(), onProgress: { bar.show($0) },
-                                     beforeFailure: { bar.finish() }) { result in
+            try await global.perform(
+                RPCMethods.universitiesSync, NoParams(), onProgress: { bar.show($0) },
+                beforeFailure: { bar.finish() }
+            ) { result in
                 bar.finish()
-                print("synced \(plural(result.universities, "university", "universities")) of \(plural(result.countries, "country", "countries")) (\(result.durationMs) ms)")
+                print(
+                    "synced \(plural(result.universities, "university", "universities")) of \(plural(result.countries, "country", "countries")) (\(result.durationMs) ms)"
+                )
             }
             bar.finish()
         }
@@ -60,22 +71,26 @@ struct UniversitiesCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show one university (from the cache).", discussion: Help.examples("rnmctl universities show \"Khalifa University\"",
-                                      "rnmctl universities show \"Kyoto University\" --country Japan"), aliases: ["get"])
+            abstract: "Show one university (from the cache).",
+            discussion: Help.examples(
+                "rnmctl universities show \"Khalifa University\"",
+                "rnmctl universities show \"Kyoto University\" --country Japan"), aliases: ["get"])
         @Argument(help: "The university's exact name (any letter case).") var name: String
         @Option(help: "The country's full English name (default \"United Arab Emirates\").") var country: String?
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await global.perform(RPCMethods.universitiesGet, UniversityGetParams(name: name, country: country)) { detail in
+            try await global.perform(RPCMethods.universitiesGet, UniversityGetParams(name: name, country: country)) {
+                detail in
                 let university = detail.university
                 print(Terminal.bold(university.name))
-                print(Fields(pairs: [
-                    ("Country", "\(university.country) (\(university.alphaTwoCode))"),
-                    ("State/province", university.stateProvince ?? ""),
-                    ("Domains", university.domains.joined(separator: ", ")),
-                    ("Web pages", university.webPages.joined(separator: ", ")),
-                ]).render())
+                print(
+                    Fields(pairs: [
+                        ("Country", "\(university.country) (\(university.alphaTwoCode))"),
+                        ("State/province", university.stateProvince ?? ""),
+                        ("Domains", university.domains.joined(separator: ", ")),
+                        ("Web pages", university.webPages.joined(separator: ", ")),
+                    ]).render())
             }
         }
     }
@@ -85,26 +100,37 @@ struct UniversitiesCommand: AsyncParsableCommand {
 private func printUniversities(_ list: Fresh<UniversityList>, asked country: String?, name: String?, wide: Bool) {
     if !list.items.isEmpty {
         let everywhere = list.country == allCountries
-        var columns: [Table.Column] = [.init("NAME"), .init("STATE/PROVINCE", dropPriority: 2), .init("WEB PAGE", dropPriority: 1)]
+        var columns: [Table.Column] = [
+            .init("NAME"), .init("STATE/PROVINCE", dropPriority: 2), .init("WEB PAGE", dropPriority: 1),
+        ]
         if everywhere { columns.insert(.init("COUNTRY"), at: 1) }
-        print(Table(columns, rows: list.items.map { university in
-            var row = [university.name, university.stateProvince ?? "-", university.webPages.first ?? "-"]
-            if everywhere { row.insert(university.country, at: 1) }
-            return row
-        }).render(wide: wide))
+        print(
+            Table(
+                columns,
+                rows: list.items.map { university in
+                    var row = [university.name, university.stateProvince ?? "-", university.webPages.first ?? "-"]
+                    if everywhere { row.insert(university.country, at: 1) }
+                    return row
+                }
+            ).render(wide: wide))
     }
     let total = list.total ?? list.count
     if list.country == allCountries {
-        print(list.count == 0 ? "no university of any country has \"\(name ?? "")\" in its name"
-                              : "\(plural(list.count, "university", "universities")) of every country match \"\(name ?? "")\""
-                                + (total > list.count ? " (the first \(list.count) of \(total))" : ""))
+        print(
+            list.count == 0
+                ? "no university of any country has \"\(name ?? "")\" in its name"
+                : "\(plural(list.count, "university", "universities")) of every country match \"\(name ?? "")\""
+                    + (total > list.count ? " (the first \(list.count) of \(total))" : ""))
     } else if total == 0 {
-        print("no universities in \"\(list.country)\": the upstream matches whole country names in English, "
-              + "such as \"United Arab Emirates\" or \"United States\"")
+        print(
+            "no universities in \"\(list.country)\": the upstream matches whole country names in English, "
+                + "such as \"United Arab Emirates\" or \"United States\"")
     } else if let name, !name.isEmpty {
-        print(list.count == 0
-              ? "no university in \(list.country) has \"\(name)\" in its name (\(plural(total, "university", "universities")) there)"
-              : "\(plural(list.count, "university", "universities")) of \(total) in \(list.country) match \"\(name)\"")
+        print(
+            list.count == 0
+                ? "no university in \(list.country) has \"\(name)\" in its name (\(plural(total, "university", "universities")) there)"
+                : "\(plural(list.count, "university", "universities")) of \(total) in \(list.country) match \"\(name)\""
+        )
     } else {
         print("\(plural(list.count, "university", "universities")) in \(list.country)")
     }

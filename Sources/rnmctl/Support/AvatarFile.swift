@@ -1,10 +1,10 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes an avatar where `rnmctl characters image -o` says: a file, a folder, or stdout.
@@ -35,7 +35,10 @@ enum AvatarFile {
             let given = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
             let same = given == ext || (ext == "jpeg" && given == "jpg")
             if !given.isEmpty, !same {
-                Terminal.printError(Terminal.warning("note: the avatar is \(contentType); saved as \(path) all the same (its bytes decide the type, not the name)"))
+                Terminal.printError(
+                    Terminal.warning(
+                        "note: the avatar is \(contentType); saved as \(path) all the same (its bytes decide the type, not the name)"
+                    ))
             }
         }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -66,7 +69,9 @@ enum AvatarFile {
 
     /// `~` or `~/…` made absolute with `$HOME`, as a shell would.
     private static func expandingTilde(in path: String) -> String {
-        guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
+        guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else {
+            return path
+        }
         return home + path.dropFirst()
     }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Messaging
 import RnmAPI
@@ -37,7 +37,8 @@ enum CLIFailure: Error {
         case .gatewayUnreachable(let path, let reason):
             "rnmctl: cannot reach the Gateway at \(path) (\(reason)). Start rnm with `docker-compose up -d` or `scripts/rnm-local start`, or point --socket / RNM_GATEWAY_SOCKET at its socket."
         case .rpc(let error):
-            "rnmctl: \(Self.inCLITerms(error.message))" + (verbose ? " (code \(error.code.rawValue), \(error.service))" : "")
+            "rnmctl: \(Self.inCLITerms(error.message))"
+                + (verbose ? " (code \(error.code.rawValue), \(error.service))" : "")
         case .usage(let message):
             "rnmctl: \(message)"
         case .protocolError(let message):
@@ -53,7 +54,8 @@ enum CLIFailure: Error {
         switch self {
         case .rpc(let wire): error = wire
         case .gatewayUnreachable, .protocolError, .cannotCreate, .cannotWrite, .nothingFound, .usage:
-            error = RPCError(.init(rawValue: 0), String(message(verbose: false).dropFirst("rnmctl: ".count)), service: "rnmctl")
+            error = RPCError(
+                .init(rawValue: 0), String(message(verbose: false).dropFirst("rnmctl: ".count)), service: "rnmctl")
         }
         error.message = Self.inCLITerms(error.message)
         let encoded = (try? JSONCoding.encode(error)).map { String(buffer: $0) } ?? "{}"

@@ -39,7 +39,8 @@ struct CommandLineArguments {
                 globals += [argument, original[index + 1]]
                 index += 1
             } else if Self.isNegativeNumber(argument) {
-                if let option = rest.last, option.hasPrefix("-"), !option.contains("="), !Self.isNegativeNumber(option) {
+                if let option = rest.last, option.hasPrefix("-"), !option.contains("="), !Self.isNegativeNumber(option)
+                {
                     rest[rest.count - 1] = option + "=" + argument
                 } else {
                     negatives.append(argument)
@@ -72,7 +73,8 @@ struct CommandLineArguments {
             if word.hasPrefix("-") || (command == root && word == "help") { return nil }
             let children = command.configuration.subcommands
             guard !children.isEmpty else { return nil }
-            if let child = children.first(where: { $0._commandName == word || $0.configuration.aliases.contains(word) }) {
+            if let child = children.first(where: { $0._commandName == word || $0.configuration.aliases.contains(word) })
+            {
                 command = child
                 path.append(child._commandName)
                 continue

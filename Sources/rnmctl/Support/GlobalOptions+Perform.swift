@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Messaging
 import RnmAPI
@@ -14,16 +14,20 @@ extension GlobalOptions {
     /// With `printsResultJSON` false, `--json` still makes failures JSON but the result goes to
     /// `render` (which prints its own summary).
     /// `beforeFailure` runs before a failure is reported (a progress bar ends its line).
-    func perform<P, R>(_ method: RPCMethod<P, R>, _ params: P,
-                       onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil, printsResultJSON: Bool = true,
-                       beforeFailure: () -> Void = {}, render: (R) throws -> Void) async throws {
+    func perform<P, R>(
+        _ method: RPCMethod<P, R>, _ params: P,
+        onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil, printsResultJSON: Bool = true,
+        beforeFailure: () -> Void = {}, render: (R) throws -> Void
+    ) async throws {
         try await runReporting(beforeFailure: beforeFailure) {
             let reply = try await withGateway { client in
                 try await client.callReturningJSON(method, params, timeout: deadline, onProgress: onProgress)
             }
             if let freshness = (reply.value as? any FreshnessCarrying)?.freshness, freshness.stale {
-                Terminal.printError(Terminal.warning(
-                    "offline: showing data cached at \(freshness.fetchedAt); the upstream failed: \(freshness.upstreamError ?? "unknown error")"))
+                Terminal.printError(
+                    Terminal.warning(
+                        "offline: showing data cached at \(freshness.fetchedAt); the upstream failed: \(freshness.upstreamError ?? "unknown error")"
+                    ))
             }
             if json, printsResultJSON {
                 print(String(buffer: reply.json))

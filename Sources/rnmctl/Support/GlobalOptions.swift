@@ -1,8 +1,8 @@
 import ArgumentParser
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 import Messaging
 import RnmAPI
@@ -10,15 +10,19 @@ import ServiceRuntime
 
 /// Options every rnmctl command takes, anywhere on the line.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The Gateway's socket (default: RNM_GATEWAY_SOCKET, then $XDG_RUNTIME_DIR/rnm/gateway.sock or /tmp/rnm-<uid>/gateway.sock).",
-                               valueName: "path"),
-            completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "The Gateway's socket (default: RNM_GATEWAY_SOCKET, then $XDG_RUNTIME_DIR/rnm/gateway.sock or /tmp/rnm-<uid>/gateway.sock).",
+            valueName: "path"),
+        completion: .file())
     var socket: String?
 
     @Flag(help: "Print the result object as JSON on stdout (errors as JSON on stderr).")
     var json = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for an answer; progress restarts the wait (0.001 to 86400).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds to wait for an answer; progress restarts the wait (0.001 to 86400).", valueName: "seconds"))
     var timeout: Double = 30
 
     @Flag(help: "Show wire error codes and the service that raised them.")

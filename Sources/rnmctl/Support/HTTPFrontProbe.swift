@@ -26,18 +26,24 @@ enum HTTPFrontProbe {
             let channel = try await ClientBootstrap(group: group)
                 .connectTimeout(TimeAmount(timeout))
                 .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(StatusLineReader(promise: promise)) }
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(StatusLineReader(promise: promise))
+                    }
                 }
                 .connect(host: host == "0.0.0.0" ? "127.0.0.1" : host, port: port).get()
             let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
                 promise.fail(ChannelError.connectTimeout(TimeAmount(timeout)))
             }
-            try await channel.writeAndFlush(ByteBuffer(string: "GET /api HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n\r\n")).get()
+            try await channel.writeAndFlush(
+                ByteBuffer(string: "GET /api HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n\r\n")
+            ).get()
             let status = try await promise.futureResult.get()
             timer.cancel()
             try? await channel.close().get()
             let elapsed = ContinuousClock.now - started
-            return .answered(status: status, milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            return .answered(
+                status: status,
+                milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
         } catch {
             promise.fail(error)
             return .unreachable("\(error)")
@@ -56,7 +62,9 @@ enum HTTPFrontProbe {
             var buffer = unwrapInboundIn(data)
             received.writeBuffer(&buffer)
             let text = String(buffer: received)
-            guard let end = text.firstIndex(of: "\r\n") ?? (received.readableBytes > 512 ? text.endIndex : nil) else { return }
+            guard let end = text.firstIndex(of: "\r\n") ?? (received.readableBytes > 512 ? text.endIndex : nil) else {
+                return
+            }
             let parts = text[..<end].split(separator: " ")
             if parts.count >= 2, parts[0].hasPrefix("HTTP/"), let status = Int(parts[1]) {
                 promise.succeed(status)

@@ -37,7 +37,9 @@ struct Table {
         var widths = columns.indices.map { index in
             rows.reduce(columns[index].header.count) { max($0, $1.indices.contains(index) ? $1[index].count : 0) }
         }
-        func total(_ widths: [Int], _ shown: [Int]) -> Int { shown.reduce(0) { $0 + widths[$1] } + Self.gap * max(0, shown.count - 1) }
+        func total(_ widths: [Int], _ shown: [Int]) -> Int {
+            shown.reduce(0) { $0 + widths[$1] } + Self.gap * max(0, shown.count - 1)
+        }
         if let width, !wide {
             // The narrowest a column goes: its longest word (a value is wrapped, never cut).
             let floors = columns.indices.map { index in
@@ -50,7 +52,9 @@ struct Table {
             // long values wrapped at `wrapsBefore` characters: one long name wraps onto a second
             // line rather than take the other columns off every row.
             let soft = columns.indices.map { min(widths[$0], max(floors[$0], Self.wrapsBefore)) }
-            let droppable = shown.filter { columns[$0].dropPriority > 0 }.sorted { columns[$0].dropPriority > columns[$1].dropPriority }
+            let droppable = shown.filter { columns[$0].dropPriority > 0 }.sorted {
+                columns[$0].dropPriority > columns[$1].dropPriority
+            }
             var dropped: [Int] = []
             for index in droppable where total(soft, shown) > width {
                 shown.removeAll { $0 == index }
@@ -61,15 +65,20 @@ struct Table {
                 shown = (shown + [index]).sorted()
             }
             // Then narrow the widest columns, never below their longest word.
-            while total(widths, shown) > width, let widest = shown.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) {
+            while total(widths, shown) > width,
+                let widest = shown.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] })
+            {
                 widths[widest] -= 1
             }
         }
         var lines = [Terminal.bold(line(shown.map { columns[$0].header }, shown: shown, widths: widths))]
         for row in rows {
-            let wrapped = shown.map { index in Self.wrap(row.indices.contains(index) ? row[index] : "", width: widths[index]) }
+            let wrapped = shown.map { index in
+                Self.wrap(row.indices.contains(index) ? row[index] : "", width: widths[index])
+            }
             for lineIndex in 0..<(wrapped.map(\.count).max() ?? 1) {
-                lines.append(line(wrapped.map { lineIndex < $0.count ? $0[lineIndex] : "" }, shown: shown, widths: widths))
+                lines.append(
+                    line(wrapped.map { lineIndex < $0.count ? $0[lineIndex] : "" }, shown: shown, widths: widths))
             }
         }
         return lines.joined(separator: "\n")

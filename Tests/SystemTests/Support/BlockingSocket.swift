@@ -53,7 +53,9 @@ func connectedUnixSocket(_ path: String) throws -> Int32 {
         buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1))
     }
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     guard connected == 0 else {
         let code = errno

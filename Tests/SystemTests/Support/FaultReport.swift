@@ -21,8 +21,10 @@ enum FaultReport {
     static func table() -> String {
         let rows = self.rows.withLock { $0 }
         let width = max(8, rows.map(\.scenario.count).max() ?? 0)
-        var lines = ["| \("scenario".padding(toLength: width, withPad: " ", startingAt: 0)) | measured |",
-                     "| \(String(repeating: "-", count: width)) | -------- |"]
+        var lines = [
+            "| \("scenario".padding(toLength: width, withPad: " ", startingAt: 0)) | measured |",
+            "| \(String(repeating: "-", count: width)) | -------- |",
+        ]
         for row in rows {
             lines.append("| \(row.scenario.padding(toLength: width, withPad: " ", startingAt: 0)) | \(row.measured) |")
         }
@@ -32,7 +34,9 @@ enum FaultReport {
 
 /// Prints the fault report once the suite it is attached to has run.
 struct PrintsFaultReport: SuiteTrait, TestScoping {
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         defer {
             print("\nSystem fault suite: what was measured\n\(FaultReport.table())\n")
         }

@@ -55,7 +55,9 @@ final class LoadGenerator: Sendable {
     init(socketPath: String, workloads: [Workload], timeout: Duration = .seconds(5)) {
         let tasks = workloads.flatMap { workload in
             (0..<workload.connections).map { index in
-                Task { await self.work(socketPath: socketPath, workload: workload, first: index * 1000, timeout: timeout) }
+                Task {
+                    await self.work(socketPath: socketPath, workload: workload, first: index * 1000, timeout: timeout)
+                }
             }
         }
         workers.withLock { $0 = tasks }
@@ -89,7 +91,10 @@ final class LoadGenerator: Sendable {
                 do {
                     client = try await RPCClient.connect(socketPath: socketPath, service: "gateway")
                 } catch {
-                    record(Outcome(workload: workload.name, started: started, latency: .now - started, result: .init(error, while: "connect")))
+                    record(
+                        Outcome(
+                            workload: workload.name, started: started, latency: .now - started,
+                            result: .init(error, while: "connect")))
                     try? await Task.sleep(for: .milliseconds(5))
                     continue
                 }
