@@ -14,6 +14,8 @@ let package = Package(
         // The four programs in one binary, for the container image (see Sources/rnm).
         .executable(name: "rnm", targets: ["rnm"]),
         .executable(name: "rnm-bench", targets: ["RnmBench"]),
+        // The tests' upstream stand-in as a program, for scripts and offline trials.
+        .executable(name: "rnm-test-upstream", targets: ["RnmTestUpstream"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -188,6 +190,7 @@ let package = Package(
             path: "Tests/TestSupport",
             resources: [.copy("Fixtures")]
         ),
+        .executableTarget(name: "RnmTestUpstream", dependencies: ["TestSupport"], path: "Tests/TestUpstreamProgram"),
         .testTarget(
             name: "MessagingTests",
             dependencies: [

@@ -78,7 +78,7 @@ class System:
         for api in ("rickandmorty", "universities"):
             ports[api] = free_port()
             self.upstreams.append(subprocess.Popen(
-                [sys.executable, os.path.join(ROOT, "scripts/testing/test-upstream.py"), api, str(ports[api])],
+                [os.path.join(binaries, "rnm-test-upstream"), api, str(ports[api])],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         self.env = dict(os.environ,
                         RNM_GATEWAY_SOCKET=self.socket("gateway"), RNM_CHARACTERS_SOCKET=self.socket("characters"),

@@ -108,20 +108,25 @@ public final class TestUpstream: Sendable {
         self.route = route
     }
 
-    /// Starts a server answering with `route`, on `host` (any address of 127.0.0.0/8).
+    /// Starts a server answering with `route`, on `host` (any address of 127.0.0.0/8) and `port`
+    /// (0: any free one).
     public static func start(
-        host: String = "127.0.0.1", route: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse
+        host: String = "127.0.0.1", port: Int = 0, route: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse
     ) async throws -> TestUpstream {
         let boxRef = Box()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 boxRef.connections.withLock { $0.append(channel) }
+                // A long-running stand-in (rnm-test-upstream) must not keep every closed one.
+                channel.closeFuture.whenComplete { _ in
+                    boxRef.connections.withLock { $0.removeAll { $0 === channel } }
+                }
                 return channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandler(UpstreamHandler(owner: boxRef))
                 }
             }
-            .bind(host: host, port: 0).get()
+            .bind(host: host, port: port).get()
         let upstream = TestUpstream(
             baseURL: "http://\(host):\(channel.localAddress!.port!)", channel: channel, box: boxRef, route: route)
         boxRef.value.withLock { $0 = upstream }

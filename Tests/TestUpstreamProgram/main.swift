@@ -1,0 +1,26 @@
+// rnm-test-upstream: the tests' stand-in for an upstream API as a program of its own, for the
+// scripts (compose smoke test, benchmarks) and for trying rnm without the internet. The same
+// server the Swift tests run in-process (Tests/TestSupport): the real fixture data, served by
+// the real servers' rules, with weak ETags and 304s as Express sends them.
+//
+//     rnm-test-upstream rickandmorty PORT [HOST]   # /api, its lists, records, avatars
+//     rnm-test-upstream universities PORT [HOST]   # /search?country=…&name=…, /search: the world
+import Foundation
+import TestSupport
+
+let arguments = CommandLine.arguments
+let routes: [String: @Sendable (UpstreamRequest) -> UpstreamResponse] = [
+    "rickandmorty": RickAndMortyFixtures().route, "universities": UniversityFixtures.route,
+]
+guard (3...4).contains(arguments.count), let route = routes[arguments[1]], let port = Int(arguments[2]),
+    (1...65535).contains(port)
+else {
+    FileHandle.standardError.write(Data("usage: rnm-test-upstream rickandmorty|universities PORT [HOST]\n".utf8))
+    exit(64)
+}
+let host = arguments.count == 4 ? arguments[3] : "127.0.0.1"
+let upstream = try await TestUpstream.start(host: host, port: port, route: route)
+// Written at once (not buffered): a script waits for this line.
+FileHandle.standardOutput.write(Data("\(arguments[1]) test upstream listening at \(upstream.baseURL)\n".utf8))
+// Serves until it is stopped (SIGTERM, SIGINT or SIGSTOP/SIGCONT to play a black hole).
+while true { try await Task.sleep(for: .seconds(3600)) }
