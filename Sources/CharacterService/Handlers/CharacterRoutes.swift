@@ -23,30 +23,17 @@ enum CharacterRoutes {
             cacheable(pageResult(answer), answer.freshness)
         }
 
-        router.registerCached(RPCMethods.charactersList) { params, _ in
-            cacheable(
-                try await catalog.list(
-                    .character, page: try validate.page(params.page),
-                    filters: try validate.filters(params)))
+        /// A page of the list whose params these are (their kind and filters say which).
+        @Sendable func list<Params: ListParams>(_ params: Params, force: Bool = false) async throws -> PageAnswer {
+            try await catalog.list(
+                Params.kind, page: try validate.page(params.page), filters: try validate.filters(params), force: force)
         }
+        router.registerCached(RPCMethods.charactersList) { params, _ in cacheable(try await list(params)) }
         router.registerEncoded(RPCMethods.charactersRefresh) { params, _ in
-            pageResult(
-                try await catalog.list(
-                    .character, page: try validate.page(params.page),
-                    filters: try validate.filters(params), force: true))
+            pageResult(try await list(params, force: true))
         }
-        router.registerCached(RPCMethods.locationsList) { params, _ in
-            cacheable(
-                try await catalog.list(
-                    .location, page: try validate.page(params.page),
-                    filters: try validate.filters(params)))
-        }
-        router.registerCached(RPCMethods.episodesList) { params, _ in
-            cacheable(
-                try await catalog.list(
-                    .episode, page: try validate.page(params.page),
-                    filters: try validate.filters(params)))
-        }
+        router.registerCached(RPCMethods.locationsList) { params, _ in cacheable(try await list(params)) }
+        router.registerCached(RPCMethods.episodesList) { params, _ in cacheable(try await list(params)) }
         router.registerCached(RPCMethods.charactersGet) { params, _ in
             let episodes = try await catalog.characterDetail(id: try validate.id(params.id))
             let answer = episodes.answer
@@ -63,18 +50,15 @@ enum CharacterRoutes {
             writer.freshness(freshness)
             return cacheable(writer.finish(), freshness)
         }
-        router.registerCached(RPCMethods.charactersGetMany) { params, _ in
-            let (json, freshness) = try await batch(.character, ids: try validate.ids(params.ids), catalog: catalog)
-            return cacheable(json, freshness)
+        func getMany<Result>(_ method: RPCMethod<IDsParams, Result>, _ kind: RecordKind) {
+            router.registerCached(method) { params, _ in
+                let (json, freshness) = try await batch(kind, ids: try validate.ids(params.ids), catalog: catalog)
+                return cacheable(json, freshness)
+            }
         }
-        router.registerCached(RPCMethods.locationsGetMany) { params, _ in
-            let (json, freshness) = try await batch(.location, ids: try validate.ids(params.ids), catalog: catalog)
-            return cacheable(json, freshness)
-        }
-        router.registerCached(RPCMethods.episodesGetMany) { params, _ in
-            let (json, freshness) = try await batch(.episode, ids: try validate.ids(params.ids), catalog: catalog)
-            return cacheable(json, freshness)
-        }
+        getMany(RPCMethods.charactersGetMany, .character)
+        getMany(RPCMethods.locationsGetMany, .location)
+        getMany(RPCMethods.episodesGetMany, .episode)
         router.registerCached(RPCMethods.locationsGet) { params, _ in
             let (json, freshness) = try await detail(
                 .location, id: try validate.id(params.id), key: "location", linked: .character,
@@ -105,15 +89,12 @@ enum CharacterRoutes {
             writer.freshness(freshness)
             return writer.finish()
         }
-        router.register(RPCMethods.favoritesAdd) { params, _ in
-            let id = try validate.id(params.id)
-            try await catalog.setFavorite(id: id, true)
-            return FavoriteState(id: id, favorite: true)
-        }
-        router.register(RPCMethods.favoritesRemove) { params, _ in
-            let id = try validate.id(params.id)
-            try await catalog.setFavorite(id: id, false)
-            return FavoriteState(id: id, favorite: false)
+        for (method, favorite) in [(RPCMethods.favoritesAdd, true), (RPCMethods.favoritesRemove, false)] {
+            router.register(method) { params, _ in
+                let id = try validate.id(params.id)
+                try await catalog.setFavorite(id: id, favorite)
+                return FavoriteState(id: id, favorite: favorite)
+            }
         }
         router.registerEncoded(RPCMethods.favoritesList) { _, _ in
             var writer = JSONObjectWriter()
