@@ -33,7 +33,8 @@ enum CharacterServiceApp {
         let database = try CharacterDatabase(path: configuration.databasePath)
         let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher())
         let health = UpstreamHealth(
-            retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
+            retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() },
+            logger: logger)
         let catalog = CharacterCatalog(
             database: database, upstream: upstream,
             policy: CachePolicy(

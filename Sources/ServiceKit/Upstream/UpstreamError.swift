@@ -36,7 +36,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
             "upstream answered HTTP \(status) with Retry-After: \(Self.seconds(seconds))"
         case .failing(let since, let reason, let probe):
             "upstream failing since \(since.rfc3339): \(reason)"
-                + (probe.map { "; next try in \(Self.seconds($0.timeIntervalSinceNow))" } ?? "")
+                + (probe.map { "; next try in \(Self.seconds($0.timeIntervalSinceNow))" }
+                    ?? "; checking whether it is back")
         case .rateLimited(let until):
             "upstream asked rnm to wait until \(until.rfc3339) (Retry-After); next try in \(Self.seconds(until.timeIntervalSinceNow))"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RnmAPI
 import ServiceRuntime
 import Synchronization
@@ -70,12 +71,20 @@ public final class UpstreamHealth: Sendable {
     private let state: Mutex<State>
     private let retry: Retry
     private let probe: (@Sendable () async throws(UpstreamError) -> Void)?
+    private let logger: Logger?
 
-    /// - Parameter probe: one cheap request to the upstream; without one, the first request
-    ///   after the backoff goes out as the probe (one at a time).
-    public init(retry: Retry = Retry(), probe: (@Sendable () async throws(UpstreamError) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - probe: one cheap request to the upstream; without one, the first request after the
+    ///     backoff goes out as the probe (one at a time).
+    ///   - logger: told when the upstream starts failing and when it is back (once each, not per
+    ///     request).
+    public init(
+        retry: Retry = Retry(), probe: (@Sendable () async throws(UpstreamError) -> Void)? = nil,
+        logger: Logger? = nil
+    ) {
         self.retry = retry
         self.probe = probe
+        self.logger = logger
         state = Mutex(State(backoff: Backoff(base: retry.firstDelay, cap: retry.maxDelay)))
     }
 
@@ -115,11 +124,14 @@ public final class UpstreamHealth: Sendable {
     }
 
     public func recordSuccess(at date: Date) {
-        state.withLock {
+        let wasFailing = state.withLock {
+            let wasFailing = $0.snapshot.failing
             $0.snapshot = Snapshot(lastSuccessAt: date, failing: false)
             $0.backoff = Backoff(base: retry.firstDelay, cap: retry.maxDelay)
             $0.probing = false
+            return wasFailing
         }
+        if wasFailing { logger?.notice("upstream answering again; reads ask it again") }
     }
 
     public func recordFailure(_ error: UpstreamError, now: Date = Date()) {
@@ -132,7 +144,12 @@ public final class UpstreamHealth: Sendable {
         state.withLock { state -> Int? in
             state.snapshot.lastError = error.description
             guard error.tripsCircuit else { return nil }
-            if !state.snapshot.failing { state.snapshot.failingSince = now }
+            if !state.snapshot.failing {
+                state.snapshot.failingSince = now
+                logger?.warning(
+                    "upstream failing; reads answer from the cache until a probe finds it back",
+                    metadata: ["error": "\(error)"])
+            }
             state.snapshot.failing = true
             state.snapshot.failures += 1
             var next = now.addingTimeInterval(Self.seconds(state.backoff.next()))
@@ -165,6 +182,8 @@ public final class UpstreamHealth: Sendable {
                 if wait > 0 { try? await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
                 guard self.state.withLock({ next($0) }) != nil else { return }
                 if let until = self.state.withLock({ $0.snapshot.rateLimitedUntil }), until > Date() { continue }
+                // While the probe is out, the next one is not scheduled yet: answers say so.
+                self.state.withLock { $0.snapshot.nextProbeAt = nil }
                 do throws(UpstreamError) {
                     try await probe()
                     self.recordSuccess(at: Date())

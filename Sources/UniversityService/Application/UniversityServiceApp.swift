@@ -23,7 +23,8 @@ enum UniversityServiceApp {
         let database = try UniversityDatabase(path: configuration.databasePath)
         let upstream = HipoUpstream(fetcher: configuration.makeFetcher())
         let health = UpstreamHealth(
-            retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() })
+            retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() },
+            logger: logger)
         let catalog = UniversityCatalog(
             database: database, upstream: upstream,
             policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds), health: health),

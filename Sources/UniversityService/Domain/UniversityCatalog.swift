@@ -111,11 +111,6 @@ struct UniversityCatalog: Sendable {
                 let empty = CachedCountry(country: country, fetchedAt: mirror.completedAt, items: [])
                 return Answer(empty, .stale(at: mirror.completedAt, because: error))
             })
-        if stored != nil, answer.freshness.stale {
-            logger.warning(
-                "upstream failed; answering from the cache",
-                metadata: ["country": "\(country)", "error": "\(answer.freshness.upstreamError ?? "")"])
-        }
         return ListAnswer(country: answer.country, items: answer.items, freshness: answer.freshness)
     }
 

@@ -51,7 +51,8 @@ struct StatusCommand: AsyncParsableCommand {
                         {
                             var state = "failing" + (since.isEmpty ? "" : " since \(since)")
                             if let failures = upstream.failures { state += ", \(plural(failures, "failure"))" }
-                            if let next = upstream.nextProbeAt { state += ", next probe \(Self.inHowLong(next))" }
+                            state +=
+                                upstream.nextProbeAt.map { ", next probe \(Self.inHowLong($0))" } ?? ", probing now"
                             print(
                                 "  upstream \(upstream.url): \(state) — \(upstream.lastError ?? "unknown error"); answers come from the cache"
                             )
