@@ -84,11 +84,6 @@ public struct CharacterDetail: Codable, Sendable, Equatable {
     public var character: Character
     public var episodes: [EpisodeSummary]
 
-    public init(character: Character, episodes: [EpisodeSummary]) {
-        self.character = character
-        self.episodes = episodes
-    }
-
     private enum CodingKeys: String, CodingKey { case character }
     private enum EpisodesKey: String, CodingKey { case episodes }
 
@@ -117,12 +112,6 @@ public struct Batch<Item: Codable & Sendable & Equatable>: Codable, Sendable, Eq
     public var missingIds: [Int]
     /// Ids neither cached nor checked because the upstream failed: they may exist.
     public var uncheckedIds: [Int]
-
-    public init(items: [Item], missingIds: [Int], uncheckedIds: [Int] = []) {
-        self.items = items
-        self.missingIds = missingIds
-        self.uncheckedIds = uncheckedIds
-    }
 }
 
 /// `characters.getMany`.
@@ -164,11 +153,6 @@ public struct CharacterStats: Codable, Sendable, Equatable {
 
     public var total: Int
     public var byStatus: ByStatus
-
-    public init(total: Int, byStatus: ByStatus) {
-        self.total = total
-        self.byStatus = byStatus
-    }
 }
 
 /// `characters.image`: the avatar's bytes.
@@ -178,10 +162,4 @@ public struct CharacterImage: Codable, Sendable, Equatable {
     public var contentType: String
     /// The image, base64.
     public var bytes: String
-
-    public init(id: Int, contentType: String, bytes: String) {
-        self.id = id
-        self.contentType = contentType
-        self.bytes = bytes
-    }
 }

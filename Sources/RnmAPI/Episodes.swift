@@ -58,9 +58,4 @@ public struct EpisodeSummary: Codable, Sendable, Equatable {
 public struct EpisodeDetail: Codable, Sendable, Equatable {
     public var episode: Episode
     public var characters: [Character]
-
-    public init(episode: Episode, characters: [Character]) {
-        self.episode = episode
-        self.characters = characters
-    }
 }

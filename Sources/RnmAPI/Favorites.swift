@@ -12,8 +12,4 @@ public struct FavoriteState: Codable, Sendable, Equatable {
 /// `favorites.list`.
 public struct FavoriteList: Codable, Sendable, Equatable {
     public var items: [Character]
-
-    public init(items: [Character]) {
-        self.items = items
-    }
 }

@@ -43,9 +43,4 @@ public struct Location: Codable, Sendable, Equatable {
 public struct LocationDetail: Codable, Sendable, Equatable {
     public var location: Location
     public var residents: [Character]
-
-    public init(location: Location, residents: [Character]) {
-        self.location = location
-        self.residents = residents
-    }
 }

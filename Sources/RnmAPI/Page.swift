@@ -8,13 +8,6 @@ public struct Page<Item: Codable & Sendable>: Codable, Sendable {
     public var count: Int
     /// This page's items (empty past the end or when nothing matches).
     public var items: [Item]
-
-    public init(page: Int, pages: Int, count: Int, items: [Item]) {
-        self.page = page
-        self.pages = pages
-        self.count = count
-        self.items = items
-    }
 }
 
 extension Page: Equatable where Item: Equatable {}

@@ -70,22 +70,11 @@ public struct UniversityList: Codable, Sendable, Equatable {
     /// Universities of the country before the `name` filter.
     public var total: Int?
     public var items: [University]
-
-    public init(country: String, count: Int, total: Int? = nil, items: [University]) {
-        self.country = country
-        self.count = count
-        self.total = total
-        self.items = items
-    }
 }
 
 /// `universities.get`.
 public struct UniversityDetail: Codable, Sendable, Equatable {
     public var university: University
-
-    public init(university: University) {
-        self.university = university
-    }
 }
 
 /// `universities.sync`: the whole world list, stored per country.
