@@ -34,8 +34,9 @@ struct HTTPSeamlessTests {
                     "\(answer.header("Cache-Status") ?? "")")
                 #expect(answer.header("Cache-Status")?.contains("failing since") == true)
             }
-            // At once: nowhere near the 3 s timeout (release figures: scripts/bench).
-            #expect(slowest < .milliseconds(300), "the slowest of 10 answers after the first failure: \(slowest)")
+            // At once: none waits for the 3 s timeout (the figures, in a release build, are the
+            // bench's; this runs in a debug build beside the rest of the suite on two cores).
+            #expect(slowest < .milliseconds(1500), "the slowest of 10 answers after the first failure: \(slowest)")
             system.characterUpstream.fault = nil
             try await http.server.stop()
         }

@@ -71,7 +71,7 @@ extension FaultSuite {
             #expect(slow <= 2, "at most one read per upstream waits for the timeout: \(slow) did")
             // "At once": nowhere near the 3 s timeout (the figures, in a release build, are the
             // bench's: scripts/bench; a debug build on two shared cores is what this runs on).
-            #expect(p95 < 300, "the others at once: p95 \(p95) ms; by read: \(times.map { Int($0) })")
+            #expect(p95 < 1500, "the others at once: p95 \(p95) ms; by read: \(times.map { Int($0) })")
             #expect(sent <= 6, "requests sent into the black hole during 40 reads: \(sent)")
 
             // 2. Nothing cached: -32002 at once, saying since when and when it is tried again.
@@ -80,7 +80,7 @@ extension FaultSuite {
             let uncachedMs = Self.milliseconds(ContinuousClock.now - started)
             #expect(uncached?.code == .upstreamUnavailable)
             #expect(uncached?.message.contains("failing since") == true, "\(uncached?.message ?? "")")
-            #expect(uncachedMs < 300, "-32002 at once, not after the timeout: \(uncachedMs) ms")
+            #expect(uncachedMs < 1500, "-32002 at once, not after the timeout: \(uncachedMs) ms")
             let health = try await client.call(RPCMethods.charactersHealth, NoParams())
             #expect(health.upstream.state == "failing" && (health.upstream.failures ?? 0) >= 1)
 
@@ -173,12 +173,12 @@ extension FaultSuite {
             try await Task.sleep(for: .milliseconds(1100))
             let upstream = system.characterUpstream
             upstream.resetRequests()
-            upstream.latency = .milliseconds(500)  // the refresh takes a while: nobody waits for it
+            upstream.latency = .milliseconds(1500)  // the refresh takes a while: nobody waits for it
             let started = ContinuousClock.now
             let once = try await client.call(RPCMethods.charactersGet, IDParams(id: 1)).freshness
             let onceMs = Self.milliseconds(ContinuousClock.now - started)
             #expect(once.revalidating == true && !once.stale && once.fetchedAt == first.fetchedAt)
-            #expect(onceMs < 250, "answered at once, not after the upstream's 500 ms: \(onceMs) ms")
+            #expect(onceMs < 1000, "answered at once, not after the upstream's 1.5 s: \(onceMs) ms")
             // Ten more while the refresh is under way: the same, and no second request.
             let times = try await withThrowingTaskGroup(of: (Double, Freshness).self) { group in
                 for _ in 0..<10 {
@@ -193,7 +193,7 @@ extension FaultSuite {
             for (_, freshness) in times {
                 #expect(freshness.revalidating == true && !freshness.stale && freshness.fetchedAt == first.fetchedAt)
             }
-            #expect(times.allSatisfy { $0.0 < 500 }, "none waited for the upstream")
+            #expect(times.allSatisfy { $0.0 < 1500 }, "none waited for the upstream")
             try await waitUntil(5, "the background refresh") { upstream.requestCount >= 1 }
             try await waitUntil(5, "fresh after the refresh", pollEvery: .milliseconds(50)) {
                 let freshness = try? await client.call(RPCMethods.charactersGet, IDParams(id: 1)).freshness
