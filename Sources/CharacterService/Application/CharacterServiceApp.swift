@@ -32,20 +32,13 @@ enum CharacterServiceApp {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try CharacterDatabase(path: configuration.databasePath)
         let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher())
-        let health = UpstreamHealth(
-            retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() },
-            logger: logger)
+        let policy = configuration.makePolicy(staleWhileRevalidate: staleWhileRevalidate, logger: logger) {
+            () async throws(UpstreamError) in try await upstream.probe()
+        }
         let catalog = CharacterCatalog(
-            database: database, upstream: upstream,
-            policy: CachePolicy(
-                maxAge: Double(configuration.maxAgeSeconds),
-                staleWhileRevalidate: Double(staleWhileRevalidate),
-                health: health),
-            logger: logger,
-            maxFilteredPages: maxListPages)
-        // Finished replies of fresh reads, emptied by every change to the database.
-        let replyCache = configuration.makeReplyCache()
-        if let replyCache { database.invalidateOnCommit(replyCache) }
+            database: database, upstream: upstream, policy: policy, logger: logger, maxFilteredPages: maxListPages)
+        // Finished replies of fresh reads, answered again without the database.
+        let replyCache = configuration.makeReplyCache(invalidatedBy: database)
         return CharacterRoutes.router(
             catalog: catalog, syncConcurrency: syncConcurrency,
             maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)

@@ -67,13 +67,20 @@ public struct CachePolicy: Sendable {
             return Answer(stored.value, .revalidating(at: stored.fetchedAt))
         }
         if !force, let answer = try await local() { return answer }
-        do {
-            return try await fetch()
-        } catch let error as UpstreamError {
-            if let answer = try await fallback(error) { return answer }
-            guard let stored else { return try await otherwise(error) }
-            return Answer(stored.value, .stale(at: stored.fetchedAt, because: error))
+        let failure: UpstreamError
+        // While the upstream is failing, straight to what stands in: no flight, no re-read.
+        if let refusal = health.refusal(forced: force, takingProbe: false) {
+            failure = refusal
+        } else {
+            do {
+                return try await fetch()
+            } catch let error as UpstreamError {
+                failure = error
+            }
         }
+        if let answer = try await fallback(failure) { return answer }
+        guard let stored else { return try await otherwise(failure) }
+        return Answer(stored.value, .stale(at: stored.fetchedAt, because: failure))
     }
 
     /// Runs `fetch` (an upstream call, recorded in ``health``, and its storing) once for all

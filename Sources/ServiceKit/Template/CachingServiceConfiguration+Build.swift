@@ -12,17 +12,26 @@ extension CachingServiceConfiguration {
             baseURL: upstreamURL, timeoutMilliseconds: upstreamTimeoutMilliseconds, maxBodyBytes: upstreamMaxBytes)
     }
 
-    /// When to ask a failing upstream again (``UpstreamHealth``).
-    public var retry: UpstreamHealth.Retry {
-        UpstreamHealth.Retry(
-            maxDelay: .milliseconds(retryMaxMilliseconds),
-            maxRetryAfter: .milliseconds(retryAfterMaxMilliseconds))
+    /// The cache rule (the max age, and `staleWhileRevalidate` seconds past it) with the
+    /// upstream's state machine, which `probe` (one cheap request) checks while it is failing.
+    public func makePolicy(
+        staleWhileRevalidate: Int = 0, logger: Logger,
+        probe: @escaping @Sendable () async throws(UpstreamError) -> Void
+    ) -> CachePolicy {
+        let retry = UpstreamHealth.Retry(
+            maxDelay: .milliseconds(retryMaxMilliseconds), maxRetryAfter: .milliseconds(retryAfterMaxMilliseconds))
+        return CachePolicy(
+            maxAge: Double(maxAgeSeconds), staleWhileRevalidate: Double(staleWhileRevalidate),
+            health: UpstreamHealth(retry: retry, probe: probe, logger: logger))
     }
 
-    /// The reply cache of `replyCacheBytes` (nil when that is 0: off). Give it to the database's
-    /// `invalidateOnCommit`, so that no kept reply outlives its data.
-    public func makeReplyCache() -> ExpiringCache<ByteBuffer>? {
-        replyCacheBytes > 0 ? ExpiringCache(maxBytes: replyCacheBytes) : nil
+    /// The reply cache of `replyCacheBytes` (nil when that is 0: off), emptied by every change
+    /// to `database` that can change an answer, so that no kept reply outlives its data.
+    public func makeReplyCache(invalidatedBy database: some CacheDatabase) -> ExpiringCache<ByteBuffer>? {
+        guard replyCacheBytes > 0 else { return nil }
+        let cache = ExpiringCache<ByteBuffer>(maxBytes: replyCacheBytes)
+        database.invalidateOnCommit(cache)
+        return cache
     }
 
     /// The service's server on its socket, answering with `handler`, as a lifecycle service.

@@ -90,14 +90,16 @@ public final class UpstreamHealth: Sendable {
 
     public var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
-    /// Why a request must not go out now, or nil if it may.
-    public func refusal(forced: Bool = false, now: Date = Date()) -> UpstreamError? {
+    /// Why a request must not go out now, or nil if it may. Without a background probe, the
+    /// first request due after the backoff goes out as the probe, unless `takingProbe` is false
+    /// (a look that sends nothing: nil then, and the request that follows takes it).
+    public func refusal(forced: Bool = false, takingProbe: Bool = true, now: Date = Date()) -> UpstreamError? {
         state.withLock { state in
             let snapshot = state.snapshot
             if let until = snapshot.rateLimitedUntil, until > now { return .rateLimited(until: until) }
             guard snapshot.failing, !forced else { return nil }
             if probe == nil, !state.probing, let next = snapshot.nextProbeAt, next <= now {
-                state.probing = true  // this request is the probe
+                if takingProbe { state.probing = true }  // this request is the probe
                 return nil
             }
             return .failing(

@@ -22,16 +22,12 @@ enum UniversityServiceApp {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try UniversityDatabase(path: configuration.databasePath)
         let upstream = HipoUpstream(fetcher: configuration.makeFetcher())
-        let health = UpstreamHealth(
-            retry: configuration.retry, probe: { () async throws(UpstreamError) in try await upstream.probe() },
-            logger: logger)
-        let catalog = UniversityCatalog(
-            database: database, upstream: upstream,
-            policy: CachePolicy(maxAge: Double(configuration.maxAgeSeconds), health: health),
-            logger: logger)
-        // Finished replies of fresh reads, emptied by every change to the database.
-        let replyCache = configuration.makeReplyCache()
-        if let replyCache { database.invalidateOnCommit(replyCache) }
+        let policy = configuration.makePolicy(logger: logger) { () async throws(UpstreamError) in
+            try await upstream.probe()
+        }
+        let catalog = UniversityCatalog(database: database, upstream: upstream, policy: policy, logger: logger)
+        // Finished replies of fresh reads, answered again without the database.
+        let replyCache = configuration.makeReplyCache(invalidatedBy: database)
         return UniversityRoutes.router(
             catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
     }
