@@ -14,13 +14,7 @@ public enum DefaultPaths {
     public static func socket(
         _ file: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
-        let base: String
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            base = runtime + "/rnm"
-        } else {
-            base = "/tmp/rnm-\(getuid())"
-        }
-        let path = base + "/" + file
+        let path = folder(environment["XDG_RUNTIME_DIR"], else: "/tmp/rnm-\(getuid())") + "/" + file
         try? createDirectory(for: path)
         return path
     }
@@ -36,13 +30,14 @@ public enum DefaultPaths {
     public static func database(
         _ file: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
-        let base: String
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
-            base = data + "/rnm"
-        } else {
-            base = (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share/rnm"
-        }
-        return base + "/" + file
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return folder(environment["XDG_DATA_HOME"], else: home + "/.local/share/rnm") + "/" + file
+    }
+
+    /// `<xdg>/rnm` when the XDG variable is set and not empty (the XDG base directory rule), else `fallback`.
+    private static func folder(_ xdg: String?, else fallback: String) -> String {
+        guard let xdg, !xdg.isEmpty else { return fallback }
+        return xdg + "/rnm"
     }
 
     /// Creates the default directory of `path` (mode 0700) if missing.

@@ -105,18 +105,12 @@ struct CharactersCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let bar = ProgressDisplay()
-            try await global.perform(
-                RPCMethods.charactersSync, NoParams(), onProgress: { bar.show($0) },
-                beforeFailure: { bar.finish() }
-            ) { result in
-                bar.finish()
+            try await global.performShowingProgress(RPCMethods.charactersSync, NoParams()) { result in
                 print(
                     "synced \(plural(result.characters, "character")), \(plural(result.locations, "location")), "
                         + "\(plural(result.episodes, "episode")) in \(plural(result.requests, "request")) (\(result.durationMs) ms)"
                 )
             }
-            bar.finish()
         }
     }
 
@@ -170,22 +164,27 @@ struct CharactersCommand: AsyncParsableCommand {
     }
 }
 
-/// A table of characters and the page footer.
+/// A page of characters and its footer.
 func printPage(_ page: Fresh<Page<Character>>, query: Invocation, wide: Bool) throws {
-    let footer = try pageFooter(page: page.page, pages: page.pages, count: page.count, noun: "characters", query: query)
-    if !page.items.isEmpty { printCharacters(page.items, wide: wide) }
-    print(footer)
+    try printPage(
+        page, noun: "characters", query: query, wide: wide, columns: characterColumns, row: characterRow)
 }
 
 /// A table of characters, names in full.
 func printCharacters(_ characters: [Character], wide: Bool) {
-    print(
-        Table(
-            [
-                .init("ID"), .init("NAME"), .init("STATUS", dropPriority: 2), .init("SPECIES", dropPriority: 3),
-                .init("GENDER", dropPriority: 4), .init("LOCATION", dropPriority: 1),
-            ],
-            rows: characters.map { [String($0.id), $0.name, $0.status, $0.species, $0.gender, $0.location.name] }
-        )
-        .render(wide: wide))
+    print(Table(characterColumns, rows: characters.map(characterRow)).render(wide: wide))
+}
+
+/// The columns of a character table: the narrowest terminal keeps the id and the name.
+let characterColumns: [Table.Column] = [
+    .init("ID"), .init("NAME"), .init("STATUS", dropPriority: 2), .init("SPECIES", dropPriority: 3),
+    .init("GENDER", dropPriority: 4), .init("LOCATION", dropPriority: 1),
+]
+
+/// A character as a row of ``characterColumns``.
+func characterRow(_ character: Character) -> [String] {
+    [
+        String(character.id), character.name, character.status, character.species, character.gender,
+        character.location.name,
+    ]
 }

@@ -25,17 +25,11 @@ struct EpisodesCommand: AsyncParsableCommand {
         func run() async throws {
             let params = EpisodeListParams(page: page, name: name, episode: episode)
             try await global.perform(RPCMethods.episodesList, params) { page in
-                let query = global.invocation("rnmctl episodes list").filterOptions(params)
-                let footer = try pageFooter(
-                    page: page.page, pages: page.pages, count: page.count, noun: "episodes", query: query)
-                if !page.items.isEmpty {
-                    print(
-                        Table(
-                            [.init("ID"), .init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
-                            rows: page.items.map { [String($0.id), $0.code, $0.name, $0.airDate] }
-                        ).render(wide: global.wide))
-                }
-                print(footer)
+                try printPage(
+                    page, noun: "episodes", query: global.invocation("rnmctl episodes list").filterOptions(params),
+                    wide: global.wide,
+                    columns: [.init("ID"), .init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
+                    row: { [String($0.id), $0.code, $0.name, $0.airDate] })
             }
         }
     }

@@ -24,24 +24,14 @@ struct LocationsCommand: AsyncParsableCommand {
         func run() async throws {
             let params = LocationListParams(page: page, name: name, type: type, dimension: dimension)
             try await global.perform(RPCMethods.locationsList, params) { page in
-                let query = global.invocation("rnmctl locations list").filterOptions(params)
-                let footer = try pageFooter(
-                    page: page.page, pages: page.pages, count: page.count, noun: "locations", query: query)
-                if !page.items.isEmpty {
-                    print(
-                        Table(
-                            [
-                                .init("ID"), .init("NAME"), .init("TYPE", dropPriority: 2),
-                                .init("DIMENSION", dropPriority: 1),
-                                .init("RESIDENTS", dropPriority: 3),
-                            ],
-                            rows: page.items.map {
-                                [String($0.id), $0.name, $0.type, $0.dimension, String($0.residentIds.count)]
-                            }
-                        )
-                        .render(wide: global.wide))
-                }
-                print(footer)
+                try printPage(
+                    page, noun: "locations", query: global.invocation("rnmctl locations list").filterOptions(params),
+                    wide: global.wide,
+                    columns: [
+                        .init("ID"), .init("NAME"), .init("TYPE", dropPriority: 2),
+                        .init("DIMENSION", dropPriority: 1), .init("RESIDENTS", dropPriority: 3),
+                    ],
+                    row: { [String($0.id), $0.name, $0.type, $0.dimension, String($0.residentIds.count)] })
             }
         }
     }

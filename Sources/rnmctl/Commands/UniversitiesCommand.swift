@@ -54,17 +54,11 @@ struct UniversitiesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let bar = ProgressDisplay()
-            try await global.perform(
-                RPCMethods.universitiesSync, NoParams(), onProgress: { bar.show($0) },
-                beforeFailure: { bar.finish() }
-            ) { result in
-                bar.finish()
+            try await global.performShowingProgress(RPCMethods.universitiesSync, NoParams()) { result in
                 print(
                     "synced \(plural(result.universities, "university", "universities")) of \(plural(result.countries, "country", "countries")) (\(result.durationMs) ms)"
                 )
             }
-            bar.finish()
         }
     }
 

@@ -39,6 +39,19 @@ extension GlobalOptions {
 }
 
 extension GlobalOptions {
+    /// ``perform(_:_:onProgress:printsResultJSON:beforeFailure:render:)`` with a progress bar on
+    /// stderr, taken off the terminal before the result or the failure is printed.
+    func performShowingProgress<P, R>(_ method: RPCMethod<P, R>, _ params: P, render: (R) throws -> Void) async throws {
+        let bar = ProgressDisplay()
+        defer { bar.finish() }
+        try await perform(method, params, onProgress: { bar.show($0) }, beforeFailure: { bar.finish() }) {
+            bar.finish()
+            try render($0)
+        }
+    }
+}
+
+extension GlobalOptions {
     /// `command` as the user can run it again: with the socket they gave, if any.
     func invocation(_ command: String) -> Invocation {
         Invocation(command).option("socket", socket)
