@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // Hummingbird's HTTP field types, which the HTTP front names itself.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The HTTP front's `/graphql`: the schema in Graphiti, parsed, validated and run by GraphQL.
+        .package(url: "https://github.com/GraphQLSwift/Graphiti", exact: "3.1.0"),
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
     ],
     targets: [
         // The wire: framing, envelope, errors, server, client.
@@ -139,6 +142,8 @@ let package = Package(
                 "ServiceRuntime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Graphiti", package: "Graphiti"),
+                .product(name: "GraphQL", package: "GraphQL"),
             ]
         ),
         // Each program's thin `main`: the code lives in the library of the same name, so that

@@ -37,6 +37,8 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-bytes"), help: Setting.httpCacheBytes.help)
     var cacheBytes: Int?
 
+    @OptionGroup var graphQL: GraphQLOptions
+
     @OptionGroup var common: CommonOptions
 
     public init() {}
@@ -58,7 +60,8 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             idleTimeout: .milliseconds(try Setting.httpIdleTimeoutMilliseconds.resolveInteger(idleTimeout)),
             maxFrameBytes: try common.resolvedMaxFrameBytes(),
             cacheTTL: .milliseconds(try Setting.httpCacheMilliseconds.resolveInteger(cacheMilliseconds)),
-            cacheBytes: try Setting.httpCacheBytes.resolveInteger(cacheBytes)
+            cacheBytes: try Setting.httpCacheBytes.resolveInteger(cacheBytes),
+            graphQL: try graphQL.resolve()
         )
         try await ServiceRunner.run(HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger)
     }

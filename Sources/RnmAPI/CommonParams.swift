@@ -9,8 +9,17 @@ public struct IDParams: Codable, Sendable, Equatable {
     public init(id: Int) { self.id = id }
 }
 
-/// Params that name up to 100 records by id.
+/// Params that name up to ``maxIDs`` records by id.
 public struct IDsParams: Codable, Sendable, Equatable {
     public var ids: [Int]
     public init(ids: [Int]) { self.ids = ids }
+
+    /// The most ids one `getMany` takes (the API's own limit per request); a client with more
+    /// asks in parts of this size.
+    public static let maxIDs = 100
+
+    /// `ids` in parts a `getMany` takes.
+    public static func parts(of ids: [Int]) -> [IDsParams] {
+        stride(from: 0, to: ids.count, by: maxIDs).map { IDsParams(ids: Array(ids[$0..<min($0 + maxIDs, ids.count)])) }
+    }
 }

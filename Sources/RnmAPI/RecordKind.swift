@@ -3,6 +3,9 @@
 public enum RecordKind: String, Sendable, Codable, CaseIterable {
     case character, location, episode
 
+    /// Records on one page of any list, as the API pages them.
+    public static let pageSize = 20
+
     /// Plural: the prefix of its methods (`characters.list`) and the word in messages.
     public var plural: String { rawValue + "s" }
 

@@ -30,4 +30,9 @@ public enum Defaults {
     public static var httpIdleTimeoutMilliseconds: Int { Setting.httpIdleTimeoutMilliseconds.integerDefault() }
     public static var httpCacheMilliseconds: Int { Setting.httpCacheMilliseconds.integerDefault() }
     public static var httpCacheBytes: Int { Setting.httpCacheBytes.integerDefault() }
+    public static var graphqlMaxQueryBytes: Int { Setting.graphqlMaxQueryBytes.integerDefault() }
+    public static var graphqlMaxDepth: Int { Setting.graphqlMaxDepth.integerDefault() }
+    public static var graphqlMaxAliases: Int { Setting.graphqlMaxAliases.integerDefault() }
+    public static var graphqlMaxRecords: Int { Setting.graphqlMaxRecords.integerDefault() }
+    public static var graphqlMaxCallsInFlight: Int { Setting.graphqlMaxCallsInFlight.integerDefault() }
 }

@@ -121,6 +121,21 @@ extension Setting {
             SettingSpec(
                 "Bytes of such answers kept, oldest out first", default: .integer(8 * 1_048_576),
                 range: 0...1_073_741_824)
+        case .graphqlMaxQueryBytes:
+            SettingSpec(
+                "Longest GraphQL request (POST body or GET query), in bytes; longer is 413",
+                default: .integer(16384), range: 256...1_048_576)
+        case .graphqlMaxDepth:
+            SettingSpec("Deepest nesting of a GraphQL query's selections", default: .integer(10), range: 1...100)
+        case .graphqlMaxAliases:
+            SettingSpec("Aliased fields one GraphQL query may hold", default: .integer(50), range: 0...10_000)
+        case .graphqlMaxRecords:
+            SettingSpec(
+                "Records one GraphQL query may resolve; the query fails before fetching past it",
+                default: .integer(10000), range: 1...1_000_000)
+        case .graphqlMaxCallsInFlight:
+            SettingSpec(
+                "Gateway calls one GraphQL query may have in flight at once", default: .integer(4), range: 1...256)
         }
     }
 }

@@ -59,6 +59,16 @@ public enum Setting: String, CaseIterable, Sendable {
     case httpCacheMilliseconds = "RNM_HTTP_CACHE_MS"
     /// The most bytes of answers the HTTPGateway keeps in memory.
     case httpCacheBytes = "RNM_HTTP_CACHE_BYTES"
+    /// The longest GraphQL request (a POST body, or a GET's query parameters), in bytes.
+    case graphqlMaxQueryBytes = "RNM_GRAPHQL_MAX_QUERY_BYTES"
+    /// How deep a GraphQL query may nest its selections.
+    case graphqlMaxDepth = "RNM_GRAPHQL_MAX_DEPTH"
+    /// How many aliased fields one GraphQL query may hold.
+    case graphqlMaxAliases = "RNM_GRAPHQL_MAX_ALIASES"
+    /// How many records one GraphQL query may resolve.
+    case graphqlMaxRecords = "RNM_GRAPHQL_MAX_RECORDS"
+    /// How many Gateway calls one GraphQL query may have in flight at once.
+    case graphqlMaxCallsInFlight = "RNM_GRAPHQL_MAX_CALLS_IN_FLIGHT"
 
     /// The value set in `environment`, if any and not empty.
     public func value(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

@@ -106,7 +106,9 @@ struct GatewayRoutingTests {
         let hung = try await client.raw("universities.hang")
         #expect(hung.rpcError?.code == .timeout)
         #expect(hung.rpcError?.retryable == true)
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // The deadline fired (not some later timeout): well under the 10 s the harness allows a
+        // call, with room for a machine whose two cores are busy with the whole suite and a build.
+        #expect(ContinuousClock.now - started < .seconds(8))
         // 8 steps of 400 ms: 3.2 s in all, but never 2 s without progress (the margin is wide:
         // the whole suite starting at once on two cores can stall a process for most of a second).
         let progressing = try await client.raw("characters.slow", #"{"ms":400,"steps":8}"#)

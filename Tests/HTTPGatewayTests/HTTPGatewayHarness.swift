@@ -26,9 +26,10 @@ struct RunningHTTPGateway {
     }
 
     func get(
-        _ target: String, method: String = "GET", headers: [(String, String)] = []
+        _ target: String, method: String = "GET", headers: [(String, String)] = [], body: [UInt8]? = nil
     ) async throws -> HTTPProbeResponse {
-        try await HTTPProbe.request(port: port, method: .init(rawValue: method), target: target, headers: headers)
+        try await HTTPProbe.request(
+            port: port, method: .init(rawValue: method), target: target, headers: headers, body: body)
     }
 }
 

@@ -21,7 +21,7 @@ public struct HTTPProbeResponse: Sendable {
 public enum HTTPProbe {
     public static func request(
         port: Int, method: HTTPMethod = .GET, target: String, headers: [(String, String)] = [],
-        timeout: TimeAmount = .seconds(10)
+        body: [UInt8]? = nil, timeout: TimeAmount = .seconds(10)
     ) async throws -> HTTPProbeResponse {
         let promise = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: HTTPProbeResponse.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -37,7 +37,9 @@ public enum HTTPProbe {
         head.headers.add(name: "Host", value: "127.0.0.1:\(port)")
         head.headers.add(name: "Connection", value: "close")
         for (name, value) in headers { head.headers.add(name: name, value: value) }
+        if let body { head.headers.add(name: "Content-Length", value: String(body.count)) }
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
         try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
         let timer = channel.eventLoop.scheduleTask(in: timeout) {
             promise.fail(ChannelError.connectTimeout(timeout))

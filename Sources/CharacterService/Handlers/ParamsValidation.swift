@@ -29,8 +29,8 @@ struct ParamsValidation: Sendable {
     }
 
     func ids(_ ids: [Int]) throws -> [Int] {
-        guard (1...100).contains(ids.count) else {
-            throw CharacterError.invalidParams("\"ids\" must hold 1 to 100 ids, got \(ids.count)")
+        guard (1...IDsParams.maxIDs).contains(ids.count) else {
+            throw CharacterError.invalidParams("\"ids\" must hold 1 to \(IDsParams.maxIDs) ids, got \(ids.count)")
         }
         for id in ids { _ = try self.id(id, field: "ids") }
         var seen = Set<Int>()

@@ -134,9 +134,9 @@ extension CharacterDatabase {
         // Column names come from the table above; every value is a bound parameter.
         let matching = " FROM " + resource.table + " WHERE " + conditions.joined(separator: " AND ")
         let countQuery = "SELECT COUNT(*)" + matching
-        let pageQuery = "SELECT id" + matching + " ORDER BY id LIMIT 20 OFFSET ?"
+        let pageQuery = "SELECT id" + matching + " ORDER BY id LIMIT \(RecordKind.pageSize) OFFSET ?"
         let countArguments = arguments
-        let pageArguments = arguments + [(page - 1) * 20]
+        let pageArguments = arguments + [(page - 1) * RecordKind.pageSize]
         return try await pool.read { db in
             let count = try Int.fetchOne(db, sql: countQuery, arguments: countArguments) ?? 0
             let ids = try Int.fetchAll(db, sql: pageQuery, arguments: pageArguments)

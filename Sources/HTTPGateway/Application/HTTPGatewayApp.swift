@@ -24,6 +24,8 @@ struct HTTPGatewayConfiguration: Sendable {
     /// The micro-cache of fresh answers (``ResponseCache``).
     var cacheTTL: Duration = .milliseconds(Defaults.httpCacheMilliseconds)
     var cacheBytes: Int = Defaults.httpCacheBytes
+    /// What one GraphQL request may cost.
+    var graphQL = GraphQLLimits()
 
     /// `host:port` as `RNM_HTTP_ADDRESS` gives it (`[::1]:8080` for an IPv6 address).
     static func parseAddress(_ text: String) -> (host: String, port: Int)? {
@@ -50,12 +52,15 @@ enum HTTPGatewayApp {
         let base =
             configuration.publicURL.hasSuffix("/")
             ? String(configuration.publicURL.dropLast()) : configuration.publicURL
-        let endpoints = RickAndMortyEndpoints(
-            gateway: gateway, shapes: PublicShapes(apiBase: base + "/api"),
-            timeout: configuration.requestTimeout, logger: logger)
-        let universities = UniversitySearch(gateway: gateway, timeout: configuration.requestTimeout, logger: logger)
+        let reader = GatewayReader(gateway: gateway, timeout: configuration.requestTimeout)
+        let shapes = PublicShapes(apiBase: base + "/api")
         let router = PublicAPIRoutes.router(
-            endpoints: endpoints, universities: universities, maxURLBytes: configuration.maxURLBytes,
+            endpoints: RickAndMortyEndpoints(reader: reader, shapes: shapes, logger: logger),
+            universities: UniversitySearch(reader: reader, logger: logger),
+            graphQL: GraphQLEndpoint(
+                schema: RickAndMortySchema.schema, reader: reader, shapes: shapes, limits: configuration.graphQL,
+                logger: logger),
+            maxURLBytes: configuration.maxURLBytes,
             cache: ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes))
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: TimeAmount(configuration.idleTimeout),

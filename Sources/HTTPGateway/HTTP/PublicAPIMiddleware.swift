@@ -1,30 +1,34 @@
 import HTTPTypes
 import Hummingbird
 
-/// What every HTTPGateway response gets, whatever the route: only GET and HEAD (405 with
-/// `Allow` otherwise; nothing that changes data is served over HTTP; OPTIONS answers a
-/// browser's preflight), a bounded request target
+/// What every HTTPGateway response gets, whatever the route: only GET and HEAD, and POST on the
+/// paths that read with it (GraphQL) (405 with `Allow` otherwise; nothing that changes data is
+/// served over HTTP; OPTIONS answers a browser's preflight), a bounded request target
 /// (414), the API's own 404 body for an unknown path, and `Access-Control-Allow-Origin: *` as
 /// the public API sends it.
 struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxURLBytes: Int
+    /// Paths (lowercased, no trailing slash) that take POST.
+    let postPaths: Set<String>
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response: Response
+        let takesPost = postPaths.contains(Self.routePath(request.uri.path))
+        let allowed = takesPost ? "GET, HEAD, POST" : "GET, HEAD"
         if request.method == .options {
-            // A browser's preflight: what any origin may do here.
+            // A browser's preflight: what any origin may do here (a JSON POST names its type).
             response = Response(
                 status: .noContent,
                 headers: [
-                    .allow: "GET, HEAD, OPTIONS", .accessControlAllowMethods: "GET, HEAD",
-                    .accessControlMaxAge: "86400",
+                    .allow: allowed + ", OPTIONS", .accessControlAllowMethods: allowed,
+                    .accessControlAllowHeaders: "Content-Type", .accessControlMaxAge: "86400",
                 ])
-        } else if request.method != .get, request.method != .head {
+        } else if request.method != .get, request.method != .head, !(takesPost && request.method == .post) {
             response = PublicResponse.error(
-                "\(request.method.rawValue) is not allowed: this API only reads (GET, HEAD)",
-                status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
+                "\(request.method.rawValue) is not allowed: this API only reads (\(allowed))",
+                status: .methodNotAllowed, headers: [.allow: allowed])
         } else if request.uri.description.utf8.count > maxURLBytes {
             response = PublicResponse.error(
                 "the request target is over \(maxURLBytes) bytes (RNM_HTTP_MAX_URL_BYTES)", status: .uriTooLong)
@@ -37,5 +41,11 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.accessControlAllowOrigin] = "*"
         return response
+    }
+
+    /// `path` as the router matches it: lowercased, without a trailing slash.
+    static func routePath(_ path: String) -> String {
+        let lowered = path.lowercased()
+        return lowered.count > 1 && lowered.hasSuffix("/") ? String(lowered.dropLast()) : lowered
     }
 }

@@ -37,41 +37,47 @@ enum PublicResponse {
         return response
     }
 
-    /// A failure of rnm itself, mapped to HTTP in this one place: a process away or overloaded
-    /// → 503 with `Retry-After`; the upstream down with nothing cached → 502; too slow → 504;
-    /// a parameter rnm refuses → 400. The messages are written for the API's clients: socket
-    /// paths and internal errors stay in the log (`logger`).
+    /// A failure of rnm itself as a response (``describe(_:)``), logged.
     static func failure(_ error: any Error, logger: Logger) -> Response {
-        guard let error = error as? RPCError else {
+        if let error = error as? RPCError {
+            logger.notice(
+                "request failed",
+                metadata: ["code": "\(error.code)", "service": "\(error.service)", "error": "\(error.message)"])
+        } else {
             logger.error("request failed", metadata: ["error": "\(error)"])
-            return self.error("internal error", status: .internalServerError)
         }
-        logger.notice(
-            "request failed",
-            metadata: ["code": "\(error.code)", "service": "\(error.service)", "error": "\(error.message)"])
+        let (message, status, headers) = describe(error)
+        return self.error(message, status: status, headers: headers)
+    }
+
+    /// A failure of rnm itself, mapped to HTTP in this one place (REST and GraphQL answers): a
+    /// process away or overloaded → 503 with `Retry-After`; the upstream down with nothing
+    /// cached → 502; too slow → 504; a parameter rnm refuses → 400. The messages are written for
+    /// the API's clients: socket paths and internal errors stay in the log.
+    static func describe(_ error: any Error) -> (message: String, status: HTTPResponse.Status, headers: HTTPFields) {
+        guard let error = error as? RPCError else { return ("internal error", .internalServerError, [:]) }
         switch error.code {
         case .serviceUnavailable:
             let what =
                 ["characters", "universities"].contains(error.service) ? "its \(error.service) service is" : "it is"
-            return self.error(
-                "rnm cannot answer now: \(what) not running; retry shortly", status: .serviceUnavailable,
-                headers: [.retryAfter: "1"])
+            return (
+                "rnm cannot answer now: \(what) not running; retry shortly", .serviceUnavailable, [.retryAfter: "1"]
+            )
         case .overloaded:
-            return self.error(
-                "rnm is overloaded; retry shortly", status: .serviceUnavailable, headers: [.retryAfter: "1"])
+            return ("rnm is overloaded; retry shortly", .serviceUnavailable, [.retryAfter: "1"])
         case .upstreamUnavailable:
             let status = error.upstreamStatus.map { " (it answered \($0))" } ?? ""
-            return self.error(
-                "the upstream API is unavailable\(status) and rnm has nothing cached for this request",
-                status: .badGateway)
+            return (
+                "the upstream API is unavailable\(status) and rnm has nothing cached for this request", .badGateway, [:]
+            )
         case .timeout:
-            return self.error("rnm did not answer in time; retry shortly", status: .gatewayTimeout)
+            return ("rnm did not answer in time; retry shortly", .gatewayTimeout, [:])
         case .invalidParams:
-            return self.error(error.message.replacing("invalid params: ", with: ""), status: .badRequest)
+            return (error.message.replacing("invalid params: ", with: ""), .badRequest, [:])
         case .notFound:
-            return self.error(error.message, status: .notFound)
+            return (error.message, .notFound, [:])
         default:
-            return self.error("internal error", status: .internalServerError)
+            return ("internal error", .internalServerError, [:])
         }
     }
 

@@ -6,7 +6,8 @@ import Messaging
 /// A short-lived cache of finished answers in front of the routes (a micro-cache, as HTTP
 /// fronts keep): a `GET` whose answer came fresh from rnm's cache (`Cache-Status: rnm; hit`)
 /// is answered again from memory for `ttl`, without a call to the Gateway. Nothing else is
-/// kept: not a fetch (`fwd=miss`), not a stale answer, not an error. Bounded by `maxBytes`,
+/// kept: not a fetch (`fwd=miss`), not a stale answer, not an error, not an answer that varies
+/// by a request header (`Vary`: GraphQL's media type). Bounded by `maxBytes`,
 /// oldest first out; a `ttl` of zero turns it off.
 struct ResponseCache: Sendable {
     struct Entry: Sendable {
@@ -66,7 +67,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
         }
         var response = try await next(request, context)
-        guard request.method == .get, response.status == .ok,
+        guard request.method == .get, response.status == .ok, response.headers[.vary] == nil,
             response.headers[PublicResponse.cacheStatus] == "rnm; hit",
             let contentType = response.headers[.contentType], let length = response.body.contentLength,
             length <= cache.maxBytes / 4

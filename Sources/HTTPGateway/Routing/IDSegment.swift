@@ -21,6 +21,8 @@ enum IDSegment: Equatable, Sendable {
 
     static let badArrayMessage = "Bad... bad array :/"
     static let badIDMessage = "Hey! you must provide an id"
+    /// The ids a record can have (the API's are 32-bit): others exist nowhere, without asking.
+    static let range = 1...Int(Int32.max)
 
     init(_ segment: String) {
         let hasBracket = segment.contains("[") || segment.contains("]")

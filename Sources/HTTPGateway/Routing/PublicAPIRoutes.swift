@@ -1,17 +1,20 @@
 import Hummingbird
 import RnmAPI
 
-/// The HTTPGateway's route table: the Rick and Morty API's paths under `/api`, and Hipo's
-/// `/search`. Paths match case-insensitively, with or without a trailing slash, as Express
-/// matches them; HEAD is answered wherever GET is.
+/// The HTTPGateway's route table: the Rick and Morty API's paths under `/api` and its
+/// `/graphql`, and Hipo's `/search`. Paths match case-insensitively, with or without a trailing
+/// slash, as Express matches them; HEAD is answered wherever GET is.
 enum PublicAPIRoutes {
+    /// The paths that take POST (GraphQL's reads); every other path only reads with GET.
+    static let postPaths: Set<String> = ["/graphql"]
+
     static func router(
-        endpoints: RickAndMortyEndpoints, universities: UniversitySearch, maxURLBytes: Int,
-        cache: ResponseCache
+        endpoints: RickAndMortyEndpoints, universities: UniversitySearch, graphQL: GraphQLEndpoint,
+        maxURLBytes: Int, cache: ResponseCache
     ) -> Router<BasicRequestContext> {
         let router = Router(options: [.autoGenerateHeadEndpoints, .caseInsensitive])
         router.add(middleware: LogRequestsMiddleware(.info))
-        router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes))
+        router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes, postPaths: postPaths))
         router.add(middleware: ResponseCacheMiddleware(cache: cache))
 
         router.get("api") { _, _ in endpoints.root() }
@@ -32,6 +35,8 @@ enum PublicAPIRoutes {
         router.get("api/character/avatar/:file") { _, context in
             await endpoints.avatar(file: context.parameters.get("file") ?? "")
         }
+        router.get("graphql") { request, _ in await graphQL.respond(to: request) }
+        router.post("graphql") { request, _ in await graphQL.respond(to: request) }
         router.get("search") { request, _ in
             await universities.search(PublicQuery(request.uri.query))
         }

@@ -14,16 +14,13 @@ import ServiceRuntime
 /// Morty API answers them (afuh/rick-and-morty-api: `routes/`, `handlers/`, `utils/helpers.js`),
 /// from the Gateway.
 struct RickAndMortyEndpoints: Sendable {
-    let gateway: ServiceLink
+    let reader: GatewayReader
     let shapes: PublicShapes
-    let timeout: Duration
     let logger: Logger
 
     static let nothingHere = "There is nothing here"
     /// The Express server's own 404 for an unknown path (with the period it has there).
     static let unknownPath = "There is nothing here."
-    /// The API's limit of ids per `getMany` call; longer lists are asked in parts.
-    static let idsPerCall = 100
     /// The highest page the services answer (their `page` limit).
     static let maxPage = 1_000_000
 
@@ -51,11 +48,9 @@ struct RickAndMortyEndpoints: Sendable {
             }
             let answer =
                 switch kind {
-                case .character:
-                    try await list(RPCMethods.charactersList, page: page, query: query, shape: shapes.character)
-                case .location:
-                    try await list(RPCMethods.locationsList, page: page, query: query, shape: shapes.location)
-                case .episode: try await list(RPCMethods.episodesList, page: page, query: query, shape: shapes.episode)
+                case .character: try await list(Character.self, page: page, query: query, shape: shapes.character)
+                case .location: try await list(Location.self, page: page, query: query, shape: shapes.location)
+                case .episode: try await list(Episode.self, page: page, query: query, shape: shapes.episode)
                 }
             guard page <= answer.pages else { return notFoundPage(answer.freshness) }
             let filters = query.repeated(kind.filters)
@@ -85,25 +80,16 @@ struct RickAndMortyEndpoints: Sendable {
         case .many(let ids): (wanted, single) = (ids, false)
         }
         // Ids outside the API's range exist nowhere: no need to ask.
-        let ids = Array(Set(wanted.filter { (1...Int(Int32.max)).contains($0) })).sorted()
+        let ids = Array(Set(wanted.filter(IDSegment.range.contains))).sorted()
         do {
-            var records: [JSONValue] = []
-            var freshness: Freshness?
-            var start = 0
-            while start < ids.count {
-                let part = Array(ids[start..<min(start + Self.idsPerCall, ids.count)])
-                start += part.count
-                let (found, partFreshness, unchecked) = try await batch(kind, part)
-                guard unchecked.isEmpty else {
-                    let named =
-                        unchecked.prefix(10).map(String.init).joined(separator: ",")
-                        + (unchecked.count > 10 ? ",…" : "")
-                    return PublicResponse.error(
-                        "the upstream API is unavailable and \(kind.rawValue) \(named) is not cached",
-                        status: .badGateway)
+            let (records, freshness, unchecked) =
+                switch kind {
+                case .character: try await batch(Character.self, ids, shape: shapes.character)
+                case .location: try await batch(Location.self, ids, shape: shapes.location)
+                case .episode: try await batch(Episode.self, ids, shape: shapes.episode)
                 }
-                records += found
-                freshness = freshness.map { Self.older($0, partFreshness) } ?? partFreshness
+            guard unchecked.isEmpty else {
+                return PublicResponse.error(kind.notCachedMessage(unchecked), status: .badGateway)
             }
             if single {
                 guard let record = records.first else {
@@ -119,12 +105,12 @@ struct RickAndMortyEndpoints: Sendable {
 
     /// `GET /api/character/avatar/<id>.jpeg`: the avatar's bytes with their own type.
     func avatar(file: String) async -> Response {
-        guard file.hasSuffix(".jpeg"), let id = Int(file.dropLast(".jpeg".count)), (1...Int(Int32.max)).contains(id)
+        guard file.hasSuffix(".jpeg"), let id = Int(file.dropLast(".jpeg".count)), IDSegment.range.contains(id)
         else {
             return PublicResponse.error(Self.unknownPath, status: .notFound)
         }
         do {
-            let image = try await call(RPCMethods.charactersImage, IDParams(id: id))
+            let image = try await reader.call(RPCMethods.charactersImage, IDParams(id: id))
             guard let bytes = Data(base64Encoded: image.bytes) else {
                 return PublicResponse.error("the avatar of character \(id) came back damaged", status: .badGateway)
             }
@@ -139,42 +125,24 @@ struct RickAndMortyEndpoints: Sendable {
 
     // MARK: - Calls
 
-    private func call<P, R>(_ method: RPCMethod<P, R>, _ params: P) async throws -> R {
-        try await gateway.client().call(method, params, timeout: timeout)
-    }
-
-    /// A page of `method`'s list, its filters as the query string gives them.
-    private func list<Params: ListParams, Record>(
-        _ method: RPCMethod<Params, Fresh<Page<Record>>>, page: Int, query: PublicQuery,
-        shape: (Record) -> JSONValue
+    /// A page of a kind's list, its filters as the query string gives them.
+    private func list<Record: KindRecord>(
+        _ type: Record.Type, page: Int, query: PublicQuery, shape: (Record) -> JSONValue
     ) async throws -> (count: Int, pages: Int, results: [JSONValue], freshness: Freshness) {
-        let result = try await call(method, Params(page: page, filter: query.filter))
+        let result = try await reader.list(type, Record.ListParamsType(page: page, filter: query.filter))
         return (result.count, result.pages, result.items.map(shape), result.freshness)
     }
 
-    private func batch(_ kind: RecordKind, _ ids: [Int]) async throws -> ([JSONValue], Freshness, [Int]) {
-        switch kind {
-        case .character:
-            let found = try await call(RPCMethods.charactersGetMany, IDsParams(ids: ids))
-            return (found.items.map(shapes.character), found.freshness, found.uncheckedIds)
-        case .location:
-            let found = try await call(RPCMethods.locationsGetMany, IDsParams(ids: ids))
-            return (found.items.map(shapes.location), found.freshness, found.uncheckedIds)
-        case .episode:
-            let found = try await call(RPCMethods.episodesGetMany, IDsParams(ids: ids))
-            return (found.items.map(shapes.episode), found.freshness, found.uncheckedIds)
-        }
+    private func batch<Record: KindRecord>(
+        _ type: Record.Type, _ ids: [Int], shape: (Record) -> JSONValue
+    ) async throws -> (records: [JSONValue], freshness: Freshness?, unchecked: [Int]) {
+        let found = try await reader.records(type, ids)
+        return (found.items.map(shape), found.freshness, found.unchecked)
     }
 
     private func notFoundPage(_ freshness: Freshness? = nil) -> Response {
         var response = PublicResponse.error(Self.nothingHere, status: .notFound)
         if let freshness { response.headers.append(contentsOf: PublicResponse.freshnessHeaders(freshness)) }
         return response
-    }
-
-    /// Of two parts' freshness, the one that says less: stale over fresh, the older fetch.
-    private static func older(_ a: Freshness, _ b: Freshness) -> Freshness {
-        if a.stale != b.stale { return a.stale ? a : b }
-        return a.fetchedAt <= b.fetchedAt ? a : b
     }
 }

@@ -7,8 +7,7 @@ import ServiceRuntime
 /// `GET /search?country=…&name=…`, answered as the Hipo universities API answers it: the bare
 /// array, `name` a case-insensitive part of the name, `country` the whole country name.
 struct UniversitySearch: Sendable {
-    let gateway: ServiceLink
-    let timeout: Duration
+    let reader: GatewayReader
     let logger: Logger
 
     func search(_ query: PublicQuery) async -> Response {
@@ -21,9 +20,8 @@ struct UniversitySearch: Sendable {
                 status: .badRequest)
         }
         do {
-            let list = try await gateway.client().call(
-                RPCMethods.universitiesList, UniversityListParams(country: country, name: name),
-                timeout: timeout)
+            let list = try await reader.call(
+                RPCMethods.universitiesList, UniversityListParams(country: country, name: name))
             if country == nil, list.country != allCountries {
                 return PublicResponse.error(
                     "a search by name across every country needs the universities mirror: run `rnmctl universities sync` once",

@@ -16,10 +16,15 @@ struct PublicShapes: Sendable {
         .object([("name", .string(place.name)), ("url", .string(place.id.map { url(.location, $0) } ?? ""))])
     }
 
-    func character(_ character: Character) -> JSONValue {
-        // The avatar keeps its file name; only the base moves to this server.
+    /// The character's avatar on this server (`/api/character/avatar/1.jpeg`): it keeps its file
+    /// name; only the base moves here, so the image is cached and offline too.
+    func avatarURL(_ character: Character) -> String {
         let file = character.image.split(separator: "/").last.map(String.init) ?? "\(character.id).jpeg"
-        return .object([
+        return "\(apiBase)/character/avatar/\(file)"
+    }
+
+    func character(_ character: Character) -> JSONValue {
+        .object([
             ("id", .int(character.id)),
             ("name", .string(character.name)),
             ("status", .string(character.status)),
@@ -28,7 +33,7 @@ struct PublicShapes: Sendable {
             ("gender", .string(character.gender)),
             ("origin", place(character.origin)),
             ("location", place(character.location)),
-            ("image", .string("\(apiBase)/character/avatar/\(file)")),
+            ("image", .string(avatarURL(character))),
             ("episode", .array(character.episodeIds.map { .string(url(.episode, $0)) })),
             ("url", .string(url(.character, character.id))),
             ("created", .string(character.created)),

@@ -1,0 +1,199 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import GraphQL
+import Graphiti
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import RnmAPI
+
+/// `/graphql`: GraphQL over HTTP as clients send it (`POST` with `application/json`, `GET` with
+/// query parameters), answered from rnm's caches through the Gateway, with the freshness of
+/// what it read in `extensions.rnm` and in the same `Cache-Status` / `Age` headers as REST.
+/// The document is measured against the limits before it is validated or run.
+struct GraphQLEndpoint: Sendable {
+    let schema: Schema<RickAndMortyResolver, QueryContext>
+    let reader: GatewayReader
+    let shapes: PublicShapes
+    let limits: GraphQLLimits
+    let logger: Logger
+
+    static let graphQLResponseType = "application/graphql-response+json"
+
+    private static let extensionEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return encoder
+    }()
+
+    func respond(to request: Request) async -> Response {
+        // The GraphQL-over-HTTP media type when the client names it: request errors are then
+        // 4xx. Under plain `application/json` they are 200 with `errors`, as older clients expect.
+        let modern = request.headers[.accept]?.contains(Self.graphQLResponseType) == true
+        let contentType = (modern ? Self.graphQLResponseType : "application/json") + "; charset=utf-8"
+        var request = request
+        let body: GraphQLRequest
+        switch await read(&request) {
+        case .success(let read): body = read
+        case .failure(let refusal):
+            return answer(errors: [refusal.error], status: refusal.status, contentType: contentType)
+        }
+        let requestError = modern ? HTTPResponse.Status.badRequest : .ok
+        if let error = precheck(body.query) {
+            return answer(errors: [error], status: requestError, contentType: contentType)
+        }
+        let document: Document
+        do {
+            document = try GraphQL.parse(source: Source(body: body.query, name: "GraphQL request"))
+        } catch let error as GraphQLError {
+            return answer(errors: [error], status: requestError, contentType: contentType)
+        } catch {
+            return answer(errors: [GraphQLError(error)], status: requestError, contentType: contentType)
+        }
+        let cost = QueryCost(document)
+        if cost.depth > limits.maxDepth {
+            return answer(errors: [Self.depthError(limits.maxDepth)], status: requestError, contentType: contentType)
+        }
+        if cost.aliases > limits.maxAliases {
+            let error = GraphQLError(
+                message: "the query holds more than \(limits.maxAliases) aliases (RNM_GRAPHQL_MAX_ALIASES)",
+                extensions: ["code": "QUERY_TOO_LARGE"])
+            return answer(errors: [error], status: requestError, contentType: contentType)
+        }
+        let invalid = GraphQL.validate(schema: schema.schema, ast: document)
+        guard invalid.isEmpty else { return answer(errors: invalid, status: requestError, contentType: contentType) }
+        if request.method == .get, Self.isMutation(document, named: body.operationName) {
+            let error = GraphQLError(message: "a mutation cannot be sent with GET")
+            return answer(errors: [error], status: .methodNotAllowed, contentType: contentType)
+        }
+        let context = QueryContext(reader: reader, shapes: shapes, limits: limits)
+        let result: GraphQLResult
+        do {
+            result = try await GraphQL.execute(
+                schema: schema.schema, documentAST: document, rootValue: RickAndMortyResolver(), context: context,
+                variableValues: body.variables, operationName: body.operationName)
+        } catch {
+            logger.error("graphql execution failed", metadata: ["error": "\(error)"])
+            result = GraphQLResult(errors: [GraphQLError(message: "internal error")])
+        }
+        if context.overBudget {
+            // No half answer: the limit alone, with what was read before it was met.
+            return answer(errors: [context.budgetError], report: context.report, status: .ok, contentType: contentType)
+        }
+        return answer(
+            errors: result.errors + context.errors, data: result.data, report: context.report,
+            status: result.data == nil ? requestError : .ok, contentType: contentType)
+    }
+
+    // MARK: - Reading the request
+
+    private struct Refusal: Error {
+        let error: GraphQLError
+        let status: HTTPResponse.Status
+    }
+
+    /// The request's `query`, `variables` and `operationName`, from the query string (GET) or a
+    /// JSON body (POST), within the size limit.
+    private func read(_ request: inout Request) async -> Result<GraphQLRequest, Refusal> {
+        let tooLarge = Refusal(
+            error: GraphQLError(
+                message: "the request is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)",
+                extensions: ["code": "QUERY_TOO_LARGE"]),
+            status: .contentTooLarge)
+        if request.method == .get || request.method == .head {
+            let query = PublicQuery(request.uri.query)
+            guard (request.uri.query?.utf8.count ?? 0) <= limits.maxQueryBytes else { return .failure(tooLarge) }
+            guard let text = query["query"], !text.isEmpty else {
+                return .failure(Self.badRequest("give the query in the `query` parameter"))
+            }
+            var variables: [String: Map] = [:]
+            if let json = query["variables"], !json.isEmpty {
+                guard let decoded = try? JSONDecoder().decode([String: Map].self, from: Data(json.utf8)) else {
+                    return .failure(Self.badRequest("`variables` is not a JSON object"))
+                }
+                variables = decoded
+            }
+            return .success(GraphQLRequest(query: text, operationName: query["operationName"], variables: variables))
+        }
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+        guard mediaType?.lowercased() == "application/json" else {
+            return .failure(
+                Refusal(
+                    error: GraphQLError(message: "send the request as application/json"),
+                    status: .unsupportedMediaType))
+        }
+        let bytes: ByteBuffer
+        do {
+            bytes = try await request.collectBody(upTo: limits.maxQueryBytes)
+        } catch {
+            return .failure(tooLarge)
+        }
+        do {
+            return .success(try JSONDecoder().decode(GraphQLRequest.self, from: Data(buffer: bytes)))
+        } catch {
+            return .failure(Self.badRequest("the body is not a GraphQL request: a JSON object with a string `query`"))
+        }
+    }
+
+    /// Size and nesting of the text, before the recursive parser reads it.
+    private func precheck(_ query: String) -> GraphQLError? {
+        if query.utf8.count > limits.maxQueryBytes {
+            return GraphQLError(
+                message: "the query is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)",
+                extensions: ["code": "QUERY_TOO_LARGE"])
+        }
+        // Arguments add a bracket or two to a selection's depth; past this, no query is legal.
+        if QueryCost.nesting(of: query) > limits.maxDepth + 8 { return Self.depthError(limits.maxDepth) }
+        return nil
+    }
+
+    private static func depthError(_ limit: Int) -> GraphQLError {
+        GraphQLError(
+            message: "the query nests deeper than \(limit) levels (RNM_GRAPHQL_MAX_DEPTH)",
+            extensions: ["code": "QUERY_TOO_LARGE"])
+    }
+
+    private static func badRequest(_ message: String) -> Refusal {
+        Refusal(error: GraphQLError(message: message), status: .badRequest)
+    }
+
+    private static func isMutation(_ document: Document, named name: String?) -> Bool {
+        document.definitions.contains { definition in
+            guard let operation = definition as? OperationDefinition else { return false }
+            return operation.operation == .mutation && (name == nil || operation.name?.value == name)
+        }
+    }
+
+    // MARK: - Answering
+
+    /// `{"errors": […], "data": …, "extensions": {"rnm": <freshness, calls, records>}}`, each
+    /// part only when it is there.
+    private func answer(
+        errors: [GraphQLError], data: Map? = nil, report: QueryContext.Report? = nil, status: HTTPResponse.Status,
+        contentType: String
+    ) -> Response {
+        var json = "{"
+        var parts: [String] = []
+        let encoder = GraphQLJSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        if !errors.isEmpty, let text = try? encoder.encode(errors) {
+            parts.append(#""errors":"# + String(decoding: text, as: UTF8.self))
+        }
+        if let data, let text = try? encoder.encode(data) {
+            parts.append(#""data":"# + String(decoding: text, as: UTF8.self))
+        }
+        if let report, let text = try? Self.extensionEncoder.encode(report) {
+            parts.append(#""extensions":{"rnm":"# + String(decoding: text, as: UTF8.self) + "}")
+        }
+        json += parts.joined(separator: ",") + "}"
+        var response = PublicResponse.body(
+            ByteBuffer(string: json), contentType: contentType, status: status, freshness: report?.freshness)
+        // The body depends on Accept (its media type): never answered from the micro-cache.
+        response.headers[.vary] = "Accept"
+        return response
+    }
+}

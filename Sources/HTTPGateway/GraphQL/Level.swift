@@ -1,0 +1,65 @@
+import RnmAPI
+import Synchronization
+
+/// The records of one kind met at one level of a query. A field of any of them that needs other
+/// records (a character's episodes, a location's residents) gets those of all of them in one
+/// load (DataLoader-style, one `getMany` per kind per level): the Gateway calls of a query grow
+/// with its depth, not its breadth. A page of 20 characters with their episodes' names is two
+/// calls: the page, then every episode of the 20 at once.
+final class Level: Sendable {
+    let context: QueryContext
+    /// Per kind, the ids the level's records link to, each once, in the order first met.
+    private let links: [RecordKind: [Int]]
+    private let loads = Mutex<[RecordKind: Task<any Sendable, any Error>]>([:])
+
+    init<Record: LinkedRecord>(_ records: some Sequence<Record>, context: QueryContext) {
+        self.context = context
+        var links: [RecordKind: [Int]] = [:]
+        var seen: [RecordKind: Set<Int>] = [:]
+        for record in records {
+            for (kind, ids) in record.links {
+                for id in ids where seen[kind, default: []].insert(id).inserted { links[kind, default: []].append(id) }
+            }
+        }
+        self.links = links
+    }
+
+    /// The linked records of `Record`'s kind, by id, loaded once for the whole level; they form
+    /// the next level together.
+    func linked<Record: LinkedRecord>(_ type: Record.Type) async throws -> (records: [Int: Record], next: Level) {
+        let ids = links[Record.kind] ?? []
+        let task = loads.withLock { loads in
+            if let task = loads[Record.kind] { return task }
+            let task = Task<any Sendable, any Error> { [context] in
+                let records = try await context.records(type, ids)
+                return (records, Level(ids.compactMap { records[$0] }, context: context))
+            }
+            loads[Record.kind] = task
+            return task
+        }
+        guard let loaded = try await task.value as? ([Int: Record], Level) else {
+            preconditionFailure("a level's load of \(Record.kind) holds another type")
+        }
+        return loaded
+    }
+}
+
+/// A record whose fields name other records by id.
+protocol LinkedRecord: KindRecord {
+    /// Per kind, the ids of the records it links to.
+    var links: [RecordKind: [Int]] { get }
+}
+
+extension Character: LinkedRecord {
+    var links: [RecordKind: [Int]] {
+        [.episode: episodeIds, .location: [origin.id, location.id].compactMap { $0 }]
+    }
+}
+
+extension Location: LinkedRecord {
+    var links: [RecordKind: [Int]] { [.character: residentIds] }
+}
+
+extension Episode: LinkedRecord {
+    var links: [RecordKind: [Int]] { [.character: characterIds] }
+}

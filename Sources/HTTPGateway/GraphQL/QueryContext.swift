@@ -1,0 +1,135 @@
+import GraphQL
+import Messaging
+import RnmAPI
+import Synchronization
+
+/// One GraphQL request's reads: through the Gateway like every rnm client (never the upstream),
+/// at most ``GraphQLLimits/maxCallsInFlight`` at once, counted against the record budget before
+/// each fetch, and the freshness of every part kept for `extensions.rnm` and `Cache-Status`.
+final class QueryContext: Sendable {
+    let reader: GatewayReader
+    let shapes: PublicShapes
+    let limits: GraphQLLimits
+    private let gate: CallGate
+    private let state = Mutex(State())
+
+    private struct State {
+        var records = 0
+        var calls = 0
+        var parts: [Freshness] = []
+        var errors: [GraphQLError] = []
+        var overBudget = false
+    }
+
+    /// Errors met where a field could not throw (``Level/nodes(_:as:)``), each message once.
+    var errors: [GraphQLError] { state.withLock(\.errors) }
+
+    /// Whether the query met ``GraphQLLimits/maxRecords``: then it is answered with that error
+    /// alone, no data.
+    var overBudget: Bool { state.withLock(\.overBudget) }
+
+    /// Notes an error that could not be thrown.
+    func note(_ error: any Error) {
+        let error = error as? GraphQLError ?? GraphQLError(message: PublicResponse.describe(error).message)
+        state.withLock { state in
+            if !state.errors.contains(where: { $0.message == error.message }) { state.errors.append(error) }
+        }
+    }
+
+    init(reader: GatewayReader, shapes: PublicShapes, limits: GraphQLLimits) {
+        self.reader = reader
+        self.shapes = shapes
+        self.limits = limits
+        gate = CallGate(limit: limits.maxCallsInFlight)
+    }
+
+    /// What the query read, for `extensions.rnm`: the freshness of all of it, the Gateway calls
+    /// it made and the records it resolved (nil when it read nothing, as introspection).
+    var report: Report? {
+        let state = state.withLock { $0 }
+        guard !state.parts.isEmpty else { return nil }
+        return Report(freshness: Freshness.combined(state.parts), calls: state.calls, records: state.records)
+    }
+
+    struct Report: Encodable {
+        let freshness: Freshness
+        let calls: Int
+        let records: Int
+
+        func encode(to encoder: any Encoder) throws {
+            try freshness.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(calls, forKey: .calls)
+            try container.encode(records, forKey: .records)
+        }
+
+        private enum CodingKeys: String, CodingKey { case calls, records }
+    }
+
+    /// A Gateway call, when the per-query gate lets it go.
+    private func gated<T: Sendable>(_ call: @Sendable () async throws -> T) async throws -> T {
+        try await gate.run {
+            self.state.withLock { $0.calls += 1 }
+            return try await call()
+        }
+    }
+
+    /// A page of a kind's list (20 records at most, counted before it is asked for).
+    func list<Record: KindRecord>(_ type: Record.Type, _ params: Record.ListParamsType) async throws -> Page<Record> {
+        try reserve(RecordKind.pageSize)
+        let page = try await mapped { try await self.gated { try await self.reader.list(type, params) } }
+        state.withLock {
+            $0.records -= RecordKind.pageSize - page.items.count
+            $0.parts.append(page.freshness)
+        }
+        return page.value
+    }
+
+    /// The records of `ids` that exist, by id. Ids neither cached nor checked (the upstream
+    /// failed) are an error naming them, as the REST answer's 502 does.
+    func records<Record: KindRecord>(_ type: Record.Type, _ ids: [Int]) async throws -> [Int: Record] {
+        guard !ids.isEmpty else { return [:] }
+        try reserve(ids.count)
+        let found = try await mapped {
+            try await self.reader.records(type, ids) { part in try await self.gated(part) }
+        }
+        if let freshness = found.freshness { state.withLock { $0.parts.append(freshness) } }
+        guard found.unchecked.isEmpty else {
+            throw GraphQLError(
+                message: Record.kind.notCachedMessage(found.unchecked), extensions: ["code": "UPSTREAM_UNAVAILABLE"])
+        }
+        return Dictionary(found.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Counts `count` more records, or fails naming the limit before anything is fetched.
+    private func reserve(_ count: Int) throws {
+        let allowed = state.withLock { state in
+            guard !state.overBudget, state.records + count <= limits.maxRecords else {
+                state.overBudget = true
+                return false
+            }
+            state.records += count
+            return true
+        }
+        guard allowed else { throw budgetError }
+    }
+
+    /// The error of a query past ``GraphQLLimits/maxRecords``.
+    var budgetError: GraphQLError {
+        GraphQLError(
+            message: "the query resolves more than \(limits.maxRecords) records (RNM_GRAPHQL_MAX_RECORDS)",
+            extensions: ["code": "QUERY_TOO_LARGE"])
+    }
+
+    /// rnm's failures in the words its REST answers use (``PublicResponse/describe(_:)``).
+    private func mapped<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as GraphQLError {
+            throw error
+        } catch {
+            let (message, status, _) = PublicResponse.describe(error)
+            throw GraphQLError(message: message, extensions: ["status": .number(Number(status.code))])
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Graphiti
+import RnmAPI
+
+/// A record as the GraphQL schema shows it, with the level it was met at (to load what it links
+/// to together with its siblings).
+protocol RecordNode: Sendable {
+    associatedtype Record: LinkedRecord
+    init(_ record: Record, level: Level)
+}
+
+extension Level {
+    /// `ids`' records of `Node`'s kind, as nodes of the next level, in id order without repeats;
+    /// ids that do not exist are left out (as the API's server answers: its REST `getMany`).
+    ///
+    /// A failure is noted in the query's errors and the records are left out: it is not thrown,
+    /// because the GraphQL library loses the whole answer when an error inside a list item
+    /// reaches the item (`MapError`), where the API's schema makes these lists non-null.
+    func nodes<Node: RecordNode>(_ ids: [Int], as _: Node.Type) async -> [Node?] {
+        do {
+            let (records, next) = try await linked(Node.Record.self)
+            return Set(ids).sorted().compactMap { records[$0].map { Node($0, level: next) } }
+        } catch {
+            context.note(error)
+            return []
+        }
+    }
+}
+
+/// A list page as GraphQL shows it (`Characters`, `Locations`, `Episodes`).
+struct PageNode<Node: RecordNode>: Sendable {
+    let info: InfoNode?
+    let results: [Node?]?
+}
+
+/// `Info`: page *numbers*, not links. Past the last page, or with no match, every field is null
+/// and `results` is empty, as the API's GraphQL server answers.
+struct InfoNode: Codable, Sendable {
+    var count: Int?
+    var pages: Int?
+    var next: Int?
+    var prev: Int?
+}

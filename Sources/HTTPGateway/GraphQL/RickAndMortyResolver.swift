@@ -1,0 +1,124 @@
+import GraphQL
+import Graphiti
+import RnmAPI
+
+/// The root fields of the API's schema (`graphql/resolvers.js`): a record by id (null when it
+/// does not exist), a page of a list with filters (`results: []` past the end or with no match),
+/// and records by ids (those that do not exist left out).
+struct RickAndMortyResolver: Sendable {
+    struct IDArguments: Codable, Sendable {
+        let id: GraphQLIDValue
+    }
+
+    struct IDsArguments: Codable, Sendable {
+        let ids: [GraphQLIDValue]
+    }
+
+    struct ListArguments<Filter: ListParams>: Codable, Sendable {
+        let page: Int?
+        let filter: Filter?
+    }
+
+    func character(context: QueryContext, arguments: IDArguments) async throws -> CharacterNode? {
+        try await one(arguments.id, context: context)
+    }
+
+    func characters(
+        context: QueryContext, arguments: ListArguments<CharacterListParams>
+    ) async throws -> PageNode<CharacterNode>? {
+        try await page(arguments, context: context)
+    }
+
+    func charactersByIds(context: QueryContext, arguments: IDsArguments) async throws -> [CharacterNode?]? {
+        try await many(arguments.ids, context: context)
+    }
+
+    func location(context: QueryContext, arguments: IDArguments) async throws -> LocationNode? {
+        try await one(arguments.id, context: context)
+    }
+
+    func locations(
+        context: QueryContext, arguments: ListArguments<LocationListParams>
+    ) async throws -> PageNode<LocationNode>? {
+        try await page(arguments, context: context)
+    }
+
+    func locationsByIds(context: QueryContext, arguments: IDsArguments) async throws -> [LocationNode?]? {
+        try await many(arguments.ids, context: context)
+    }
+
+    func episode(context: QueryContext, arguments: IDArguments) async throws -> EpisodeNode? {
+        try await one(arguments.id, context: context)
+    }
+
+    func episodes(
+        context: QueryContext, arguments: ListArguments<EpisodeListParams>
+    ) async throws -> PageNode<EpisodeNode>? {
+        try await page(arguments, context: context)
+    }
+
+    func episodesByIds(context: QueryContext, arguments: IDsArguments) async throws -> [EpisodeNode?]? {
+        try await many(arguments.ids, context: context)
+    }
+
+    // MARK: - One way for every kind
+
+    /// The id read as the API's server reads it: it asks its REST route `/<kind>/<id>`.
+    private func one<Node: RecordNode>(_ id: GraphQLIDValue, context: QueryContext) async throws -> Node? {
+        switch IDSegment(id.text) {
+        case .one(let id): try await (records([id], context: context) as [Node?]).first ?? nil
+        case .absent, .many: nil
+        case .badArray: throw GraphQLError(message: IDSegment.badArrayMessage)
+        case .badID: throw GraphQLError(message: IDSegment.badIDMessage)
+        }
+    }
+
+    /// The ids joined as the API's server joins them for its REST route `/<kind>/1,2,3`.
+    private func many<Node: RecordNode>(_ ids: [GraphQLIDValue], context: QueryContext) async throws -> [Node?]? {
+        switch IDSegment(ids.map(\.text).joined(separator: ",")) {
+        case .one(let id): try await records([id], context: context)
+        case .many(let ids): try await records(ids, context: context)
+        case .absent: []
+        case .badArray: throw GraphQLError(message: IDSegment.badArrayMessage)
+        case .badID: throw GraphQLError(message: IDSegment.badIDMessage)
+        }
+    }
+
+    private func records<Node: RecordNode>(_ ids: [Int], context: QueryContext) async throws -> [Node?] {
+        let wanted = Set(ids.filter(IDSegment.range.contains)).sorted()
+        let found = try await context.records(Node.Record.self, wanted)
+        let records = wanted.compactMap { found[$0] }
+        let level = Level(records, context: context)
+        return records.map { Node($0, level: level) }
+    }
+
+    private func page<Node: RecordNode>(
+        _ arguments: ListArguments<Node.Record.ListParamsType>, context: QueryContext
+    ) async throws -> PageNode<Node>? {
+        let nothing = PageNode<Node>(info: InfoNode(), results: [])
+        let page = max(1, arguments.page ?? 1)
+        var params = Node.Record.ListParamsType(page: page) { name in
+            let value = arguments.filter?.filterValues.first { $0.name == name }?.value?.trimmingWhitespace
+            return value?.isEmpty == false ? value : nil
+        }
+        params.page = page
+        // As the REST route: a status or gender outside its values matches nothing, and a page
+        // past any list there is is empty, without asking.
+        for (name, values) in Node.Record.kind.fixedValues {
+            if let value = params.filterValues.first(where: { $0.name == name })?.value,
+                !values.contains(value.lowercased())
+            {
+                return nothing
+            }
+        }
+        guard page <= RickAndMortyEndpoints.maxPage else { return nothing }
+        let found = try await context.list(Node.Record.self, params)
+        guard page <= found.pages else { return nothing }
+        let level = Level(found.items, context: context)
+        return PageNode(
+            info: InfoNode(
+                count: found.count, pages: found.pages, next: page < found.pages ? page + 1 : nil,
+                prev: page > 1 ? page - 1 : nil),
+            results: found.items.map { Node($0, level: level) })
+    }
+}

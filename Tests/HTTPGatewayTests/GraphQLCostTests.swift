@@ -1,0 +1,115 @@
+import Foundation
+@testable import HTTPGateway
+import Messaging
+import RnmAPI
+import TestSupport
+import Testing
+
+/// What a GraphQL query costs: Gateway calls that grow with depth, not breadth; limits that
+/// stop a hostile query before it does any work; and every answer from the caches, offline too.
+@Suite("HTTPGateway: GraphQL cost, limits and offline", .serialized, .cleansUp)
+struct GraphQLCostTests {
+    static let publicURL = "http://rnm.test"
+    /// A page of 20 characters, each with its episodes and their characters, its location and
+    /// its residents (the bench's deep query).
+    static let deepQuery = """
+        { characters(page: 1) { results { name episode { name characters { name } } location { name residents { name } } } } }
+        """
+
+    @Test("no N+1: a page of 20 characters with their episodes' names is 2 Gateway calls; the deep query 5")
+    func batching() async throws {
+        try await RnmSystem.with { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+            let page = try await http.graphQL("{ characters(page: 1) { results { name episode { name } } } }")
+            #expect(page.errors.isEmpty, "\(page.messages)")
+            let results = path(page.data, "characters", "results") as? [[String: Any]] ?? []
+            #expect(results.count == 20)
+            #expect(results.allSatisfy { ($0["episode"] as? [Any])?.isEmpty == false })
+            // The page, then every episode of the 20 characters in one getMany.
+            #expect(page.calls == 2, "\(page.rnm ?? [:])")
+            let deep = try await http.graphQL(Self.deepQuery)
+            #expect(deep.errors.isEmpty, "\(deep.messages)")
+            // The page; their episodes; the episodes' characters; their locations; the residents
+            // (each level's ids in parts of 100).
+            let records = deep.rnm?["records"] as? Int ?? 0
+            #expect(records > 100)
+            #expect((deep.calls ?? .max) <= 3 + (records + 99) / 100, "\(deep.rnm ?? [:])")
+            #expect(deep.response.header("Cache-Status") != nil)
+            #expect(deep.rnm?["fetchedAt"] is String && deep.rnm?["stale"] as? Bool == false)
+            try await http.server.stop()
+        }
+    }
+
+    @Test(
+        "limits: 50 levels deep, 1,000 aliases, a fan-out past the record budget, an oversized body: each a clear error, no work done"
+    )
+    func limits() async throws {
+        try await RnmSystem.with { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) {
+                $0.graphQL.maxRecords = 300
+                $0.graphQL.maxDepth = 12
+                $0.graphQL.maxQueryBytes = 64 * 1024
+            }
+            system.characterUpstream.resetRequests()
+            let deep =
+                "{ character(id: 1) {" + String(repeating: " location { residents {", count: 25) + " name"
+                + String(repeating: " } }", count: 25) + " } }"
+            let tooDeep = try await http.graphQL(deep)
+            #expect(tooDeep.messages == ["the query nests deeper than 12 levels (RNM_GRAPHQL_MAX_DEPTH)"])
+            #expect(tooDeep.data == nil && tooDeep.rnm == nil)
+            // Ten thousand brackets never reach the parser.
+            let brackets = try await http.graphQL(String(repeating: "{", count: 10_000))
+            #expect(brackets.messages.first?.contains("RNM_GRAPHQL_MAX_DEPTH") == true)
+            let aliases = "{ " + (1...1000).map { "a\($0): character(id: 1) { name }" }.joined(separator: " ") + " }"
+            let tooMany = try await http.graphQL(aliases)
+            #expect(tooMany.messages == ["the query holds more than 50 aliases (RNM_GRAPHQL_MAX_ALIASES)"])
+            #expect(system.characterUpstream.requestCount == 0, "nothing was asked of anyone")
+            // characters → episode → characters → episode …: stopped at the budget, before the
+            // level that would pass it is fetched.
+            let fanOut = try await http.graphQL(
+                "{ characters { results { episode { characters { episode { characters { name } } } } } } }")
+            #expect(fanOut.messages.contains("the query resolves more than 300 records (RNM_GRAPHQL_MAX_RECORDS)"))
+            #expect((fanOut.rnm?["records"] as? Int ?? .max) <= 300)
+            let huge = try await http.get(
+                "/graphql", method: "POST", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"query":"{ character(id: 1) { name } }","pad":""#.utf8)
+                    + Array(repeating: 0x61, count: 70_000)
+                    + Array(#""}"#.utf8))
+            #expect(huge.status == 413 && huge.text.contains("RNM_GRAPHQL_MAX_QUERY_BYTES"), "\(huge.text)")
+            // The front still answers everyone.
+            let after = try await http.graphQL("{ character(id: 2) { name } }")
+            #expect(path(after.data, "character", "name") as? String == "Morty Smith")
+            try await http.server.stop()
+        }
+    }
+
+    @Test("after characters.sync, the deep query answers with the upstream gone, saying it is stale")
+    func offline() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0"]) { system in
+            let client = try await system.connect()
+            _ = try await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(60))
+            await client.close()
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+            let online = try await http.graphQL(Self.deepQuery)
+            system.characterUpstream.fault = .down
+            let offline = try await http.graphQL(Self.deepQuery)
+            #expect(offline.errors.isEmpty, "\(offline.messages)")
+            #expect(offline.data.map { jsonText($0) } == online.data.map { jsonText($0) })
+            #expect(offline.rnm?["stale"] as? Bool == true)
+            #expect(offline.rnm?["upstreamError"] is String)
+            #expect(offline.response.header("Cache-Status")?.contains("fwd=stale") == true)
+            system.characterUpstream.fault = nil
+            try await http.server.stop()
+        }
+    }
+
+    private func jsonText(_ value: Any) -> String {
+        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map {
+            String(decoding: $0, as: UTF8.self)
+        } ?? ""
+    }
+}
