@@ -107,6 +107,31 @@ struct GraphQLCostTests {
         }
     }
 
+    @Test("the upstream down: what is cached answers, what is not is an error naming it, never a lost answer")
+    func upstreamDown() async throws {
+        try await RnmSystem.with { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+            _ = try await http.graphQL("{ character(id: 1) { name } }")
+            system.characterUpstream.fault = .down
+            // The character is cached, its episodes are not: the name, and an error for the rest.
+            let nested = try await http.graphQL("{ character(id: 1) { name episode { name } } }")
+            #expect(path(nested.data, "character", "name") as? String == "Rick Sanchez")
+            #expect((path(nested.data, "character", "episode") as? [Any])?.isEmpty == true)
+            #expect(
+                nested.messages == ["the upstream API is unavailable and rnm has nothing cached for this request"],
+                "\(nested.messages)")
+            #expect(nested.rnm?["stale"] as? Bool == true)
+            // Nothing cached at the top: null and the error at its path.
+            let top = try await http.graphQL("{ character(id: 2) { name } }")
+            #expect(path(top.data, "character") is NSNull)
+            #expect(top.messages == ["the upstream API is unavailable and rnm has nothing cached for this request"])
+            #expect(path(top.errors.first, "path", 0) as? String == "character", "\(top.response.text)")
+            system.characterUpstream.fault = nil
+            try await http.server.stop()
+        }
+    }
+
     private func jsonText(_ value: Any) -> String {
         (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map {
             String(decoding: $0, as: UTF8.self)

@@ -30,7 +30,8 @@ final class QueryContext: Sendable {
 
     /// Notes an error that could not be thrown.
     func note(_ error: any Error) {
-        let error = error as? GraphQLError ?? GraphQLError(message: PublicResponse.describe(error).message)
+        let message = (error as? FieldError)?.description ?? PublicResponse.describe(error).message
+        let error = GraphQLError(message: message)
         state.withLock { state in
             if !state.errors.contains(where: { $0.message == error.message }) { state.errors.append(error) }
         }
@@ -94,10 +95,7 @@ final class QueryContext: Sendable {
             try await self.reader.records(type, ids) { part in try await self.gated(part) }
         }
         if let freshness = found.freshness { state.withLock { $0.parts.append(freshness) } }
-        guard found.unchecked.isEmpty else {
-            throw GraphQLError(
-                message: Record.kind.notCachedMessage(found.unchecked), extensions: ["code": "UPSTREAM_UNAVAILABLE"])
-        }
+        guard found.unchecked.isEmpty else { throw FieldError(Record.kind.notCachedMessage(found.unchecked)) }
         return Dictionary(found.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -111,10 +109,10 @@ final class QueryContext: Sendable {
             state.records += count
             return true
         }
-        guard allowed else { throw budgetError }
+        guard allowed else { throw FieldError(budgetError.message) }
     }
 
-    /// The error of a query past ``GraphQLLimits/maxRecords``.
+    /// The error of a query past ``GraphQLLimits/maxRecords`` (the query's answer).
     var budgetError: GraphQLError {
         GraphQLError(
             message: "the query resolves more than \(limits.maxRecords) records (RNM_GRAPHQL_MAX_RECORDS)",
@@ -125,11 +123,10 @@ final class QueryContext: Sendable {
     private func mapped<T>(_ work: () async throws -> T) async throws -> T {
         do {
             return try await work()
-        } catch let error as GraphQLError {
+        } catch let error as FieldError {
             throw error
         } catch {
-            let (message, status, _) = PublicResponse.describe(error)
-            throw GraphQLError(message: message, extensions: ["status": .number(Number(status.code))])
+            throw FieldError(PublicResponse.describe(error).message)
         }
     }
 }

@@ -1,4 +1,3 @@
-import GraphQL
 import Graphiti
 import RnmAPI
 
@@ -68,8 +67,8 @@ struct RickAndMortyResolver: Sendable {
         switch IDSegment(id.text) {
         case .one(let id): try await (records([id], context: context) as [Node?]).first ?? nil
         case .absent, .many: nil
-        case .badArray: throw GraphQLError(message: IDSegment.badArrayMessage)
-        case .badID: throw GraphQLError(message: IDSegment.badIDMessage)
+        case .badArray: throw FieldError(IDSegment.badArrayMessage)
+        case .badID: throw FieldError(IDSegment.badIDMessage)
         }
     }
 
@@ -79,8 +78,8 @@ struct RickAndMortyResolver: Sendable {
         case .one(let id): try await records([id], context: context)
         case .many(let ids): try await records(ids, context: context)
         case .absent: []
-        case .badArray: throw GraphQLError(message: IDSegment.badArrayMessage)
-        case .badID: throw GraphQLError(message: IDSegment.badIDMessage)
+        case .badArray: throw FieldError(IDSegment.badArrayMessage)
+        case .badID: throw FieldError(IDSegment.badIDMessage)
         }
     }
 
