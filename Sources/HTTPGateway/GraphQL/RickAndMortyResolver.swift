@@ -18,52 +18,11 @@ struct RickAndMortyResolver: Sendable {
         let filter: Filter?
     }
 
-    func character(context: QueryContext, arguments: IDArguments) async throws -> CharacterNode? {
-        try await one(arguments.id, context: context)
-    }
+    // MARK: - One way for every kind (the schema's root fields call these)
 
-    func characters(
-        context: QueryContext, arguments: ListArguments<CharacterListParams>
-    ) async throws -> PageNode<CharacterNode>? {
-        try await page(arguments, context: context)
-    }
-
-    func charactersByIds(context: QueryContext, arguments: IDsArguments) async throws -> [CharacterNode?]? {
-        try await many(arguments.ids, context: context)
-    }
-
-    func location(context: QueryContext, arguments: IDArguments) async throws -> LocationNode? {
-        try await one(arguments.id, context: context)
-    }
-
-    func locations(
-        context: QueryContext, arguments: ListArguments<LocationListParams>
-    ) async throws -> PageNode<LocationNode>? {
-        try await page(arguments, context: context)
-    }
-
-    func locationsByIds(context: QueryContext, arguments: IDsArguments) async throws -> [LocationNode?]? {
-        try await many(arguments.ids, context: context)
-    }
-
-    func episode(context: QueryContext, arguments: IDArguments) async throws -> EpisodeNode? {
-        try await one(arguments.id, context: context)
-    }
-
-    func episodes(
-        context: QueryContext, arguments: ListArguments<EpisodeListParams>
-    ) async throws -> PageNode<EpisodeNode>? {
-        try await page(arguments, context: context)
-    }
-
-    func episodesByIds(context: QueryContext, arguments: IDsArguments) async throws -> [EpisodeNode?]? {
-        try await many(arguments.ids, context: context)
-    }
-
-    // MARK: - One way for every kind
-
-    /// The id read as the API's server reads it: it asks its REST route `/<kind>/<id>`.
-    private func one<Node: RecordNode>(_ id: GraphQLIDValue, context: QueryContext) async throws -> Node? {
+    /// `character(id:)`: the id read as the API's server reads it (it asks its REST route
+    /// `/<kind>/<id>`); null when no record has it.
+    func one<Node: RecordNode>(_ id: GraphQLIDValue, context: QueryContext) async throws -> Node? {
         switch IDSegment(id.text) {
         case .one(let id): try await (records([id], context: context) as [Node?]).first ?? nil
         case .absent, .many: nil
@@ -72,8 +31,9 @@ struct RickAndMortyResolver: Sendable {
         }
     }
 
-    /// The ids joined as the API's server joins them for its REST route `/<kind>/1,2,3`.
-    private func many<Node: RecordNode>(_ ids: [GraphQLIDValue], context: QueryContext) async throws -> [Node?]? {
+    /// `charactersByIds(ids:)`: the ids joined as the API's server joins them for its REST route
+    /// `/<kind>/1,2,3`; those that do not exist left out.
+    func many<Node: RecordNode>(_ ids: [GraphQLIDValue], context: QueryContext) async throws -> [Node?]? {
         switch IDSegment(ids.map(\.text).joined(separator: ",")) {
         case .one(let id): try await records([id], context: context)
         case .many(let ids): try await records(ids, context: context)
@@ -91,7 +51,8 @@ struct RickAndMortyResolver: Sendable {
         return records.map { Node($0, level: level) }
     }
 
-    private func page<Node: RecordNode>(
+    /// `characters(page:filter:)`: a page of the list.
+    func page<Node: RecordNode>(
         _ arguments: ListArguments<Node.Record.ListParamsType>, context: QueryContext
     ) async throws -> PageNode<Node>? {
         let nothing = PageNode<Node>(info: InfoNode(), results: [])

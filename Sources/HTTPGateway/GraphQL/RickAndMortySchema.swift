@@ -69,32 +69,34 @@ enum RickAndMortySchema {
             page(LocationNode.self, as: "Locations")
             page(EpisodeNode.self, as: "Episodes")
             Query {
-                Field("character", at: Resolver.character) { Argument("id", at: \.id) }
-                    .description("Get a specific character by ID")
-                Field("characters", at: Resolver.characters) {
-                    Argument("page", at: \.page)
-                    Argument("filter", at: \.filter)
-                }.description("Get the list of all characters")
-                Field("charactersByIds", at: Resolver.charactersByIds) { Argument("ids", at: \.ids) }
-                    .description("Get a list of characters selected by ids")
-                Field("location", at: Resolver.location) { Argument("id", at: \.id) }
-                    .description("Get a specific locations by ID")
-                Field("locations", at: Resolver.locations) {
-                    Argument("page", at: \.page)
-                    Argument("filter", at: \.filter)
-                }.description("Get the list of all locations")
-                Field("locationsByIds", at: Resolver.locationsByIds) { Argument("ids", at: \.ids) }
-                    .description("Get a list of locations selected by ids")
-                Field("episode", at: Resolver.episode) { Argument("id", at: \.id) }
-                    .description("Get a specific episode by ID")
-                Field("episodes", at: Resolver.episodes) {
-                    Argument("page", at: \.page)
-                    Argument("filter", at: \.filter)
-                }.description("Get the list of all episodes")
-                Field("episodesByIds", at: Resolver.episodesByIds) { Argument("ids", at: \.ids) }
-                    .description("Get a list of episodes selected by ids")
+                return rootFields(CharacterNode.self) + rootFields(LocationNode.self) + rootFields(EpisodeNode.self)
             }
         }
+    }
+
+    /// A kind's three root fields, named from its kind: `character(id)`, `characters(page,
+    /// filter)`, `charactersByIds(ids)`.
+    private static func rootFields<Node: RecordNode>(_ type: Node.Type) -> [FieldComponent<Resolver, Context>] {
+        let kind = Node.Record.kind
+        typealias ListArguments = Resolver.ListArguments<Node.Record.ListParamsType>
+        return [
+            Field<Resolver, Context, Node?, Resolver.IDArguments>(
+                kind.rawValue, at: { resolver in { try await resolver.one($1.id, context: $0) } }
+            ) {
+                Argument("id", at: \.id)
+            }.description("Get a specific \(kind.rawValue) by ID"),
+            Field<Resolver, Context, PageNode<Node>?, ListArguments>(
+                kind.plural, at: { resolver in { try await resolver.page($1, context: $0) } }
+            ) {
+                Argument("page", at: \.page)
+                Argument("filter", at: \.filter)
+            }.description("Get the list of all \(kind.plural)"),
+            Field<Resolver, Context, [Node?]?, Resolver.IDsArguments>(
+                kind.plural + "ByIds", at: { resolver in { try await resolver.many($1.ids, context: $0) } }
+            ) {
+                Argument("ids", at: \.ids)
+            }.description("Get a list of \(kind.plural) selected by ids"),
+        ]
     }
 
     /// `FilterCharacter`, `FilterLocation`, `FilterEpisode`: the kind's filters, as its list
