@@ -38,6 +38,15 @@ struct GraphQLCostTests {
             #expect(deep.response.header("Cache-Status") != nil)
             #expect(deep.rnm?["fetchedAt"] is String && deep.rnm?["stale"] as? Bool == false)
             try await http.server.stop()
+            // One call at a time for a query (its fair share of the link at its smallest): the
+            // same answer, the loads of a level waiting their turn, never each other.
+            let narrow = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) { $0.graphQL.maxCallsInFlight = 1 }
+            let serial = try await narrow.graphQL(Self.deepQuery)
+            #expect(serial.errors.isEmpty, "\(serial.messages)")
+            #expect((serial.data as NSDictionary?) == (deep.data as NSDictionary?))
+            try await narrow.server.stop()
         }
     }
 
