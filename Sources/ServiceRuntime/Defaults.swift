@@ -35,4 +35,5 @@ public enum Defaults {
     public static var graphqlMaxAliases: Int { Setting.graphqlMaxAliases.integerDefault() }
     public static var graphqlMaxRecords: Int { Setting.graphqlMaxRecords.integerDefault() }
     public static var graphqlMaxCallsInFlight: Int { Setting.graphqlMaxCallsInFlight.integerDefault() }
+    public static var graphqlCacheBytes: Int { Setting.graphqlCacheBytes.integerDefault() }
 }

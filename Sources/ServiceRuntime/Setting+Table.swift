@@ -136,6 +136,10 @@ extension Setting {
         case .graphqlMaxCallsInFlight:
             SettingSpec(
                 "Gateway calls one GraphQL query may have in flight at once", default: .integer(4), range: 1...256)
+        case .graphqlCacheBytes:
+            SettingSpec(
+                "Bytes of GraphQL query text whose parsed, validated documents are kept (oldest out first); 0 keeps none",
+                default: .integer(262_144), range: 0...67_108_864)
         }
     }
 }

@@ -69,6 +69,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case graphqlMaxRecords = "RNM_GRAPHQL_MAX_RECORDS"
     /// How many Gateway calls one GraphQL query may have in flight at once.
     case graphqlMaxCallsInFlight = "RNM_GRAPHQL_MAX_CALLS_IN_FLIGHT"
+    /// Bytes of GraphQL query text whose parsed, validated documents the HTTPGateway keeps.
+    case graphqlCacheBytes = "RNM_GRAPHQL_CACHE_BYTES"
 
     /// The value set in `environment`, if any and not empty.
     public func value(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

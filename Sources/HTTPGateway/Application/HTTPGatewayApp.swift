@@ -59,7 +59,7 @@ enum HTTPGatewayApp {
             universities: UniversitySearch(reader: reader, logger: logger),
             graphQL: GraphQLEndpoint(
                 schema: RickAndMortySchema.schema, reader: reader, shapes: shapes, limits: configuration.graphQL,
-                logger: logger),
+                documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), logger: logger),
             maxURLBytes: configuration.maxURLBytes,
             cache: ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes))
         let http1 = HTTP1Channel.Configuration(

@@ -8,6 +8,7 @@ import Graphiti
 import HTTPTypes
 import Hummingbird
 import Logging
+import Messaging
 import NIOCore
 import RnmAPI
 
@@ -20,6 +21,8 @@ struct GraphQLEndpoint: Sendable {
     let reader: GatewayReader
     let shapes: PublicShapes
     let limits: GraphQLLimits
+    /// Documents that passed, by their text (`RNM_GRAPHQL_CACHE_BYTES` of query text).
+    let documents: ExpiringCache<KeptDocument>
     let logger: Logger
 
     static let graphQLResponseType = "application/graphql-response+json"
@@ -43,29 +46,12 @@ struct GraphQLEndpoint: Sendable {
             return answer(errors: [refusal.error], status: refusal.status, contentType: contentType)
         }
         let requestError = modern ? HTTPResponse.Status.badRequest : .ok
-        if let error = precheck(body.query) {
-            return answer(errors: [error], status: requestError, contentType: contentType)
-        }
         let document: Document
-        do {
-            document = try GraphQL.parse(source: Source(body: body.query, name: "GraphQL request"))
-        } catch let error as GraphQLError {
-            return answer(errors: [error], status: requestError, contentType: contentType)
-        } catch {
-            return answer(errors: [GraphQLError(error)], status: requestError, contentType: contentType)
+        switch prepare(body.query) {
+        case .success(let prepared): document = prepared
+        case .failure(let refused):
+            return answer(errors: refused.errors, status: requestError, contentType: contentType)
         }
-        let cost = QueryCost(document)
-        if cost.depth > limits.maxDepth {
-            return answer(errors: [Self.depthError(limits.maxDepth)], status: requestError, contentType: contentType)
-        }
-        if cost.aliases > limits.maxAliases {
-            let error = GraphQLError(
-                message: "the query holds more than \(limits.maxAliases) aliases (RNM_GRAPHQL_MAX_ALIASES)",
-                extensions: ["code": "QUERY_TOO_LARGE"])
-            return answer(errors: [error], status: requestError, contentType: contentType)
-        }
-        let invalid = GraphQL.validate(schema: schema.schema, ast: document)
-        guard invalid.isEmpty else { return answer(errors: invalid, status: requestError, contentType: contentType) }
         if request.method == .get, Self.isMutation(document, named: body.operationName) {
             let error = GraphQLError(message: "a mutation cannot be sent with GET")
             return answer(errors: [error], status: .methodNotAllowed, contentType: contentType)
@@ -137,6 +123,47 @@ struct GraphQLEndpoint: Sendable {
         } catch {
             return .failure(Self.badRequest("the body is not a GraphQL request: a JSON object with a string `query`"))
         }
+    }
+
+    /// The query parsed, measured against the limits and validated; or the errors that refuse
+    /// it. A document that passes is kept (``documents``): a client sends the same few queries
+    /// again and again, and parsing and validating them is most of a small query's cost
+    /// (BENCHMARKS.md, session 7).
+    private func prepare(_ query: String) -> Result<Document, GraphQLErrors> {
+        if let error = precheck(query) { return .failure(GraphQLErrors([error])) }
+        // Keyed by the text, compared byte for byte: `String` equality would take a query in
+        // another Unicode normalisation for this one, literals and all.
+        if let kept = documents.entry(for: query)?.value, kept.query.utf8.elementsEqual(query.utf8) {
+            return .success(kept.document)
+        }
+        let document: Document
+        do {
+            document = try GraphQL.parse(source: Source(body: query, name: "GraphQL request"))
+        } catch let error as GraphQLError {
+            return .failure(GraphQLErrors([error]))
+        } catch {
+            return .failure(GraphQLErrors([GraphQLError(error)]))
+        }
+        let cost = QueryCost(document)
+        if cost.depth > limits.maxDepth { return .failure(GraphQLErrors([Self.depthError(limits.maxDepth)])) }
+        if cost.aliases > limits.maxAliases {
+            let error = GraphQLError(
+                message: "the query holds more than \(limits.maxAliases) aliases (RNM_GRAPHQL_MAX_ALIASES)",
+                extensions: ["code": "QUERY_TOO_LARGE"])
+            return .failure(GraphQLErrors([error]))
+        }
+        let invalid = GraphQL.validate(schema: schema.schema, ast: document)
+        guard invalid.isEmpty else { return .failure(GraphQLErrors(invalid)) }
+        documents.store(
+            KeptDocument(query: query, document: document), for: query, size: query.utf8.count,
+            expires: .now + .seconds(365 * 86400))
+        return .success(document)
+    }
+
+    /// A parsed, valid document and the exact text it was parsed from.
+    struct KeptDocument: Sendable {
+        let query: String
+        let document: Document
     }
 
     /// Size and nesting of the text, before the recursive parser reads it.

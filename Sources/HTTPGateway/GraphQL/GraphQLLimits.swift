@@ -12,4 +12,6 @@ struct GraphQLLimits: Sendable {
     var maxRecords = Defaults.graphqlMaxRecords
     /// `RNM_GRAPHQL_MAX_CALLS_IN_FLIGHT`: one query's Gateway calls at once.
     var maxCallsInFlight = Defaults.graphqlMaxCallsInFlight
+    /// `RNM_GRAPHQL_CACHE_BYTES`: query text whose parsed, validated documents are kept.
+    var cacheBytes = Defaults.graphqlCacheBytes
 }

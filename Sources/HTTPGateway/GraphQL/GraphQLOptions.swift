@@ -18,6 +18,9 @@ struct GraphQLOptions: ParsableArguments {
     @Option(name: .customLong("graphql-max-calls-in-flight"), help: Setting.graphqlMaxCallsInFlight.help)
     var maxCallsInFlight: Int?
 
+    @Option(name: .customLong("graphql-cache-bytes"), help: Setting.graphqlCacheBytes.help)
+    var cacheBytes: Int?
+
     /// The limits: each flag, else its environment variable, else its default.
     func resolve() throws -> GraphQLLimits {
         GraphQLLimits(
@@ -25,6 +28,7 @@ struct GraphQLOptions: ParsableArguments {
             maxDepth: try Setting.graphqlMaxDepth.resolveInteger(maxDepth),
             maxAliases: try Setting.graphqlMaxAliases.resolveInteger(maxAliases),
             maxRecords: try Setting.graphqlMaxRecords.resolveInteger(maxRecords),
-            maxCallsInFlight: try Setting.graphqlMaxCallsInFlight.resolveInteger(maxCallsInFlight))
+            maxCallsInFlight: try Setting.graphqlMaxCallsInFlight.resolveInteger(maxCallsInFlight),
+            cacheBytes: try Setting.graphqlCacheBytes.resolveInteger(cacheBytes))
     }
 }
