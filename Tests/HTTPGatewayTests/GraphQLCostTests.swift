@@ -101,8 +101,10 @@ struct GraphQLCostTests {
             let client = try await system.connect()
             _ = try await client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(60))
             await client.close()
+            // (Without the micro-cache: each answer below comes from the services.)
             let http = try await RunningHTTPGateway.start(
-                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) { $0.cacheTTL = .zero }
             let online = try await http.graphQL(Self.deepQuery)
             system.characterUpstream.fault = .down
             let offline = try await http.graphQL(Self.deepQuery)
@@ -120,7 +122,8 @@ struct GraphQLCostTests {
     func upstreamDown() async throws {
         try await RnmSystem.with { system in
             let http = try await RunningHTTPGateway.start(
-                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) { $0.cacheTTL = .zero }
             _ = try await http.graphQL("{ character(id: 1) { name } }")
             system.characterUpstream.fault = .down
             // The character is cached, its episodes are not: the name, and an error for the rest.

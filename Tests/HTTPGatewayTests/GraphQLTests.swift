@@ -108,7 +108,7 @@ struct GraphQLTests {
     @Test(
         "GraphQL over HTTP: GET and POST, variables, operationName, errors with locations, media types, introspection")
     func overHTTP() async throws {
-        try await RnmSystem.with { system in
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
             let http = try await RunningHTTPGateway.start(
                 gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
             let get = try await http.graphQLGet("{ character(id: 1) { name } }")
@@ -145,6 +145,17 @@ struct GraphQLTests {
             let badID = try await http.graphQL(#"{ character(id: "abc") { name } }"#)
             #expect(badID.messages == ["Hey! you must provide an id"])
             #expect(try await http.get("/graphql", method: "PUT").status == 405)
+
+            // The micro-cache: an answer read wholly fresh from the cache is repeated from memory
+            // for RNM_HTTP_CACHE_MS, byte for byte; other variables are another answer.
+            let query = "query Q($id: ID!) { character(id: $id) { name } }"
+            _ = try await http.graphQL(query, variables: ["id": 4])  // fetched: not kept
+            let first = try await http.graphQL(query, variables: ["id": 4])
+            let again = try await http.graphQL(query, variables: ["id": 4])
+            #expect(first.response.header("Cache-Status") == "rnm; hit")
+            #expect(again.response.header("Cache-Status") == "rnm; hit" && again.response.body == first.response.body)
+            let other = try await http.graphQL(query, variables: ["id": 5])
+            #expect(path(other.data, "character", "name") as? String == "Jerry Smith")
 
             let schema = try await http.graphQL(
                 #"{ __schema { queryType { name } } __type(name: "Character") { fields { name type { kind } } } }"#)

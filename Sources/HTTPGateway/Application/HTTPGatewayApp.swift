@@ -54,14 +54,15 @@ enum HTTPGatewayApp {
             ? String(configuration.publicURL.dropLast()) : configuration.publicURL
         let reader = GatewayReader(gateway: gateway, timeout: configuration.requestTimeout)
         let shapes = PublicShapes(apiBase: base + "/api")
+        let cache = ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes)
         let router = PublicAPIRoutes.router(
             endpoints: RickAndMortyEndpoints(reader: reader, shapes: shapes, logger: logger),
             universities: UniversitySearch(reader: reader, logger: logger),
             graphQL: GraphQLEndpoint(
                 schema: RickAndMortySchema.schema, reader: reader, shapes: shapes, limits: configuration.graphQL,
-                documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), logger: logger),
+                documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
-            cache: ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes))
+            cache: cache)
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: TimeAmount(configuration.idleTimeout),
             httpDecoderConfiguration: .init(

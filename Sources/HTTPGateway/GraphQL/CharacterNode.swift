@@ -3,7 +3,7 @@ import RnmAPI
 
 /// `Character` of the API's schema (afuh/rick-and-morty-api `graphql/typeDefs.js`): every field
 /// nullable as there, `episode` a non-null list.
-struct CharacterNode: RecordNode {
+final class CharacterNode: RecordNode {
     let record: Character
     let level: Level
 

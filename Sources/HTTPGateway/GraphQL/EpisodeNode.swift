@@ -2,7 +2,7 @@ import Graphiti
 import RnmAPI
 
 /// `Episode` of the API's schema: every field nullable, `characters` a non-null list.
-struct EpisodeNode: RecordNode {
+final class EpisodeNode: RecordNode {
     let record: Episode
     let level: Level
 

@@ -23,13 +23,16 @@ struct GraphQLEndpoint: Sendable {
     let limits: GraphQLLimits
     /// Documents that passed, by their text (`RNM_GRAPHQL_CACHE_BYTES` of query text).
     let documents: ExpiringCache<KeptDocument>
+    /// The HTTP micro-cache, shared with REST: an answer read wholly fresh from rnm's cache is
+    /// answered again from memory for `RNM_HTTP_CACHE_MS`, as a REST answer is.
+    let answers: ResponseCache
     let logger: Logger
 
     static let graphQLResponseType = "application/graphql-response+json"
 
     private static let extensionEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }()
 
@@ -44,6 +47,10 @@ struct GraphQLEndpoint: Sendable {
         case .success(let read): body = read
         case .failure(let refusal):
             return answer(errors: [refusal.error], status: refusal.status, contentType: contentType)
+        }
+        let key = Self.answerKey(body, contentType: contentType)
+        if let (kept, storedAt) = answers.lookup(key) {
+            return repeated(kept, storedAt: storedAt)
         }
         let requestError = modern ? HTTPResponse.Status.badRequest : .ok
         let document: Document
@@ -70,9 +77,39 @@ struct GraphQLEndpoint: Sendable {
             // No half answer: the limit alone, with what was read before it was met.
             return answer(errors: [context.budgetError], report: context.report, status: .ok, contentType: contentType)
         }
-        return answer(
-            errors: result.errors + context.errors, data: result.data, report: context.report,
-            status: result.data == nil ? requestError : .ok, contentType: contentType)
+        let errors = result.errors + context.errors
+        let report = context.report
+        let bytes = Self.body(errors: errors, data: result.data, report: report)
+        let response = answer(
+            bytes, report: report, status: result.data == nil ? requestError : .ok, contentType: contentType)
+        if errors.isEmpty, result.data != nil, let freshness = report?.freshness, freshness.source == .cache,
+            !freshness.stale, freshness.revalidating != true
+        {
+            answers.store(key, body: bytes, contentType: contentType, age: Int(response.headers[.age] ?? "") ?? 0)
+        }
+        return response
+    }
+
+    /// What tells one GraphQL answer from another: the media type, the operation, the variables
+    /// and the query (compared byte for byte by the cache).
+    private static func answerKey(_ request: GraphQLRequest, contentType: String) -> String {
+        let encoder = GraphQLJSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let variables = (try? encoder.encode(request.variables)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return "graphql\u{0}\(contentType)\u{0}\(request.operationName ?? "")\u{0}\(variables)\u{0}\(request.query)"
+    }
+
+    /// An answer repeated from the micro-cache, its `Age` grown by the time it was kept.
+    private func repeated(_ kept: ResponseCache.Entry, storedAt: ContinuousClock.Instant) -> Response {
+        let elapsed = Int((ContinuousClock.now - storedAt).components.seconds)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: kept.contentType, PublicResponse.cacheStatus: "rnm; hit",
+                .age: String(kept.age + elapsed),
+                .vary: "Accept",
+            ],
+            body: ResponseBody(byteBuffer: kept.body))
     }
 
     // MARK: - Reading the request
@@ -197,13 +234,29 @@ struct GraphQLEndpoint: Sendable {
 
     // MARK: - Answering
 
-    /// `{"errors": […], "data": …, "extensions": {"rnm": <freshness, calls, records>}}`, each
-    /// part only when it is there.
+    /// An answer with nothing but errors, or data as ``body(errors:data:report:)`` writes it.
     private func answer(
         errors: [GraphQLError], data: Map? = nil, report: QueryContext.Report? = nil, status: HTTPResponse.Status,
         contentType: String
     ) -> Response {
-        var json = "{"
+        answer(
+            Self.body(errors: errors, data: data, report: report), report: report, status: status,
+            contentType: contentType)
+    }
+
+    private func answer(
+        _ bytes: ByteBuffer, report: QueryContext.Report?, status: HTTPResponse.Status, contentType: String
+    ) -> Response {
+        var response = PublicResponse.body(
+            bytes, contentType: contentType, status: status, freshness: report?.freshness)
+        // The body depends on Accept (its media type): the REST micro-cache passes it over.
+        response.headers[.vary] = "Accept"
+        return response
+    }
+
+    /// `{"errors": […], "data": …, "extensions": {"rnm": <freshness, calls, records>}}`, each
+    /// part only when it is there.
+    private static func body(errors: [GraphQLError], data: Map?, report: QueryContext.Report?) -> ByteBuffer {
         var parts: [String] = []
         let encoder = GraphQLJSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
@@ -216,11 +269,6 @@ struct GraphQLEndpoint: Sendable {
         if let report, let text = try? Self.extensionEncoder.encode(report) {
             parts.append(#""extensions":{"rnm":"# + String(decoding: text, as: UTF8.self) + "}")
         }
-        json += parts.joined(separator: ",") + "}"
-        var response = PublicResponse.body(
-            ByteBuffer(string: json), contentType: contentType, status: status, freshness: report?.freshness)
-        // The body depends on Accept (its media type): never answered from the micro-cache.
-        response.headers[.vary] = "Accept"
-        return response
+        return ByteBuffer(string: "{" + parts.joined(separator: ",") + "}")
     }
 }

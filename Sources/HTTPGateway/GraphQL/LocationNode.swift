@@ -3,7 +3,7 @@ import RnmAPI
 
 /// `Location` of the API's schema: every field nullable, `residents` a non-null list. A place
 /// the API does not know (a character's `unknown` origin) has only its name.
-struct LocationNode: RecordNode {
+final class LocationNode: RecordNode {
     let record: Location?
     let unknownName: String?
     let level: Level

@@ -3,7 +3,7 @@ import RnmAPI
 
 /// A record as the GraphQL schema shows it, with the level it was met at (to load what it links
 /// to together with its siblings).
-protocol RecordNode: Sendable {
+protocol RecordNode: AnyObject, Sendable {
     associatedtype Record: LinkedRecord
     init(_ record: Record, level: Level)
 }

@@ -6,11 +6,16 @@ import Messaging
 /// A short-lived cache of finished answers in front of the routes (a micro-cache, as HTTP
 /// fronts keep): a `GET` whose answer came fresh from rnm's cache (`Cache-Status: rnm; hit`)
 /// is answered again from memory for `ttl`, without a call to the Gateway. Nothing else is
-/// kept: not a fetch (`fwd=miss`), not a stale answer, not an error, not an answer that varies
-/// by a request header (`Vary`: GraphQL's media type). Bounded by `maxBytes`,
+/// kept: not a fetch (`fwd=miss`), not a stale answer, not an error. GraphQL answers, which vary
+/// by the request's body and `Accept`, are kept by ``GraphQLEndpoint`` under keys of its own
+/// (this middleware passes over answers with `Vary`). Bounded by `maxBytes`,
 /// oldest first out; a `ttl` of zero turns it off.
 struct ResponseCache: Sendable {
     struct Entry: Sendable {
+        /// The key it was stored under, to compare byte for byte: `String` equality (the
+        /// dictionary's) takes canonically equivalent text for the same, and a query in one
+        /// Unicode normalisation is not the same request as in another.
+        var key: String
         var body: ByteBuffer
         var contentType: String
         /// The answer's `Age` when stored.
@@ -31,13 +36,16 @@ struct ResponseCache: Sendable {
     func lookup(
         _ key: String, now: ContinuousClock.Instant = .now
     ) -> (entry: Entry, storedAt: ContinuousClock.Instant)? {
-        entries.entry(for: key, now: now).map { ($0.value, $0.storedAt) }
+        guard let found = entries.entry(for: key, now: now), found.value.key.utf8.elementsEqual(key.utf8) else {
+            return nil
+        }
+        return (found.value, found.storedAt)
     }
 
     func store(_ key: String, body: ByteBuffer, contentType: String, age: Int, now: ContinuousClock.Instant = .now) {
         guard isEnabled else { return }
         entries.store(
-            Entry(body: body, contentType: contentType, age: age), for: key, size: body.readableBytes,
+            Entry(key: key, body: body, contentType: contentType, age: age), for: key, size: body.readableBytes,
             expires: now + ttl, now: now)
     }
 }
