@@ -201,7 +201,8 @@ http {{ access_log off; server {{ listen 127.0.0.1:{nginx_port}; root {system.di
                        "HTTPGateway POST /graphql { character(id: 1) { name } }, 32 conns (wrk)": middle(graphql),
                        "ratios": [f["perSecond"] / n["perSecond"] for f, n in zip(front, reference)],
                        "graphqlRatios": [g["perSecond"] / f["perSecond"] for g, f in zip(graphql, front)],
-                       "deepMs": deep_query_ms(graphql_url)}
+                       "deepMs": deep_query_ms(graphql_url),
+                       "deepComputedMs": deep_query_ms(graphql_url, distinct=True)}
         finally:
             nginx.terminate()
             nginx.wait(5)
@@ -216,12 +217,15 @@ DEEP_QUERY = ("{ characters(page: 1) { results { name episode { name characters 
               "location { name residents { name } } } } }")
 
 
-def deep_query_ms(url, runs=30):
+def deep_query_ms(url, runs=30, distinct=False):
     """Milliseconds of the deep GraphQL query (a page of 20 characters, each with its episodes and
-    their characters, its location and its residents), one at a time from a synced mirror."""
-    body = json.dumps({"query": DEEP_QUERY}).encode()
+    their characters, its location and its residents), one at a time from a synced mirror.
+    `distinct`: each run a query of its own name, so that none is repeated from the micro-cache
+    or finds its document kept: the whole work every time."""
     times = []
-    for _ in range(runs):
+    for run in range(runs):
+        query = f"query Deep{run} {DEEP_QUERY}" if distinct else DEEP_QUERY
+        body = json.dumps({"query": query}).encode()
         started = time.perf_counter()
         request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
         answer = json.loads(urllib.request.urlopen(request, timeout=10).read())
@@ -347,6 +351,7 @@ def main():
         http_ratios = http_results.pop("ratios", [])
         graphql_ratios = http_results.pop("graphqlRatios", [])
         deep_ms = http_results.pop("deepMs", None)
+        deep_computed_ms = http_results.pop("deepComputedMs", None)
         results.update(http_results)
 
         env = dict(system.env, NO_COLOR="1")
@@ -427,7 +432,10 @@ def main():
         median = statistics.median(graphql_ratios)
         check(f"POST /graphql character name ÷ GET /api/character/1 at 32 conns (rounds: {spread})",
               f"{median:.2f}×", "≥ 0.50×", median >= 0.5)
-        check("deep GraphQL query from the synced mirror, median of 30", f"{deep_ms:.1f} ms", "≤ 50 ms", deep_ms <= 50)
+        check("deep GraphQL query from the synced mirror, each run a new query (no micro-cache), median of 30",
+              f"{deep_computed_ms:.1f} ms", "≤ 50 ms", deep_computed_ms <= 50)
+        check("the same deep query repeated (the micro-cache answers within RNM_HTTP_CACHE_MS), median of 30",
+              f"{deep_ms:.1f} ms", "≤ 50 ms", deep_ms <= 50)
     print()
     return 0 if all(checks) else 1
 

@@ -82,6 +82,15 @@ struct GraphQLCostTests {
                 "{ characters { results { episode { characters { episode { characters { name } } } } } } }")
             #expect(fanOut.messages.contains("the query resolves more than 300 records (RNM_GRAPHQL_MAX_RECORDS)"))
             #expect((fanOut.rnm?["records"] as? Int ?? .max) <= 300)
+            // With the default budget, a fan-out whose answer would repeat records millions of
+            // times (few records, fetched once each) is refused before it is built.
+            let unbounded = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+            let explosive = try await unbounded.graphQL(
+                "{ characters { results { episode { characters { episode { characters { name } } } } } } }")
+            #expect(explosive.messages == ["the query resolves more than 10000 records (RNM_GRAPHQL_MAX_RECORDS)"])
+            #expect(explosive.data == nil)
+            try await unbounded.server.stop()
             let huge = try await http.get(
                 "/graphql", method: "POST", headers: [("Content-Type", "application/json")],
                 body: Array(#"{"query":"{ character(id: 1) { name } }","pad":""#.utf8)

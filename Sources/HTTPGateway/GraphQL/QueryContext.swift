@@ -86,11 +86,11 @@ final class QueryContext: Sendable {
         return page.value
     }
 
-    /// The records of `ids` that exist, by id. Ids neither cached nor checked (the upstream
-    /// failed) are an error naming them, as the REST answer's 502 does.
+    /// The records of `ids` that exist, by id (counted by the caller: ``reserve(_:)``). Ids
+    /// neither cached nor checked (the upstream failed) are an error naming them, as the REST
+    /// answer's 502 does.
     func records<Record: KindRecord>(_ type: Record.Type, _ ids: [Int]) async throws -> [Int: Record] {
         guard !ids.isEmpty else { return [:] }
-        try reserve(ids.count)
         let found = try await mapped {
             try await self.reader.records(type, ids) { part in try await self.gated(part) }
         }
@@ -99,8 +99,9 @@ final class QueryContext: Sendable {
         return Dictionary(found.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Counts `count` more records, or fails naming the limit before anything is fetched.
-    private func reserve(_ count: Int) throws {
+    /// Counts `count` more records in the answer, or fails naming the limit. Called before the
+    /// fetch that would make them: a query past the limit does no work past it.
+    func reserve(_ count: Int) throws {
         let allowed = state.withLock { state in
             guard !state.overBudget, state.records + count <= limits.maxRecords else {
                 state.overBudget = true

@@ -45,6 +45,7 @@ struct RickAndMortyResolver: Sendable {
 
     private func records<Node: RecordNode>(_ ids: [Int], context: QueryContext) async throws -> [Node?] {
         let wanted = Set(ids.filter(IDSegment.range.contains)).sorted()
+        try context.reserve(wanted.count)
         let found = try await context.records(Node.Record.self, wanted)
         let records = wanted.compactMap { found[$0] }
         let level = Level(records, context: context)
