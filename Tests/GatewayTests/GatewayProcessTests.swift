@@ -78,8 +78,8 @@ struct GatewayProcessTests {
         let down = try await client.raw("universities.list", "{}", timeout: .seconds(20))
         #expect(down.rpcError?.code == .serviceUnavailable)
         #expect(
-            ContinuousClock.now - downStarted < .milliseconds(1000),
-            "fails at once, not after a timeout (generous for a loaded machine)")
+            ContinuousClock.now - downStarted < .seconds(5),
+            "fails at once, not after the 20 s timeout (generous: the whole suite shares two cores)")
         #expect(try await client.call(RPCMethods.charactersHealth, NoParams()).service == "characters")
         let health = try await client.call(RPCMethods.gatewayHealth, NoParams())
         #expect(health.status == "degraded")
