@@ -14,6 +14,22 @@ struct ExpiringCacheTests {
         #expect(cache.bytes == 0)
     }
 
+    @Test("keys are compared as bytes: canonically equivalent spellings are two entries")
+    func exactKeys() {
+        let cache = ExpiringCache<Int>(maxBytes: 10_000)
+        let now = ContinuousClock.now
+        let composed = "name=\u{C1}rboles"
+        let decomposed = "name=A\u{301}rboles"
+        #expect(composed == decomposed)  // what `String` says, and why the cache does not ask it
+        cache.store(1, for: composed, size: 10, expires: now + .seconds(1), now: now)
+        #expect(cache.entry(for: decomposed, now: now) == nil)
+        cache.store(2, for: decomposed, size: 10, expires: now + .seconds(1), now: now)
+        #expect(cache.entry(for: composed, now: now)?.value == 1)
+        #expect(cache.entry(for: decomposed, now: now)?.value == 2)
+        #expect(ExactText(composed) != ExactText(decomposed))
+        #expect(Set([ExactText(composed), ExactText(decomposed), ExactText(composed)]).count == 2)
+    }
+
     @Test("past the budget the oldest go first; a value over a quarter of it is never kept")
     func budget() {
         let cache = ExpiringCache<Int>(maxBytes: 1000)

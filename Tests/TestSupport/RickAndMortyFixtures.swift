@@ -163,7 +163,7 @@ public final class RickAndMortyFixtures: Sendable {
                 // The real server (models/Character.js): a value beginning with "male" matches
                 // from the start of the field only.
                 return kind == "character" && wanted.hasPrefix("male")
-                    ? value.hasPrefix(wanted) : value.contains(wanted)
+                    ? value.hasScalarPrefix(wanted) : value.containsScalars(wanted)
             }
         }
         let pages = (matching.count + 19) / 20

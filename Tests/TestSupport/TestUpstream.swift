@@ -374,3 +374,26 @@ private final class UpstreamHandler: ChannelInboundHandler {
             ifNoneMatch: head.headers["If-None-Match"].first)
     }
 }
+
+extension String {
+    /// Whether `other` occurs in this text code point for code point, as the real servers match
+    /// (MongoDB's `$regex`, Python's `in`): Swift's own `contains` takes canonically equivalent
+    /// text for the same, which neither server does.
+    func containsScalars(_ other: String) -> Bool {
+        let text = Array(unicodeScalars)
+        let part = Array(other.unicodeScalars)
+        guard !part.isEmpty else { return true }
+        guard part.count <= text.count else { return false }
+        return (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
+    }
+
+    /// Whether this text starts with `other`, code point for code point.
+    func hasScalarPrefix(_ other: String) -> Bool {
+        unicodeScalars.starts(with: other.unicodeScalars)
+    }
+
+    /// Equal code point for code point (`==` on `String` is canonical equivalence).
+    func equalsScalars(_ other: String) -> Bool {
+        unicodeScalars.elementsEqual(other.unicodeScalars)
+    }
+}

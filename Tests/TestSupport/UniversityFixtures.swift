@@ -16,7 +16,7 @@ public enum UniversityFixtures {
     /// The records of `country`, matched exactly and case-insensitively, in file order.
     public static func records(country: String) -> [[String: Any]] {
         let wanted = country.lowercased()
-        return world.filter { ($0["country"] as? String)?.lowercased() == wanted }
+        return world.filter { ($0["country"] as? String)?.lowercased().equalsScalars(wanted) ?? false }
     }
 
     /// `GET /search?country=<name>` as the real server answers it; anything else is a 404 page.
@@ -37,7 +37,7 @@ public enum UniversityFixtures {
         // case-insensitive part.
         var found = country.map { records(country: $0) } ?? world
         if let name {
-            found = found.filter { ($0["name"] as? String)?.lowercased().contains(name) ?? false }
+            found = found.filter { ($0["name"] as? String)?.lowercased().containsScalars(name) ?? false }
         }
         return .json(try! JSONSerialization.data(withJSONObject: found, options: [.sortedKeys]))
     }

@@ -146,7 +146,7 @@ extension CharacterCatalog {
     ) async throws -> Answer<[Int: StoredRecord]> {
         let key = "\(resource.rawValue)/" + ids.map(String.init).joined(separator: ",")
         return try await policy.fetchOnce(
-            recordFlights, key, force: force,
+            recordFlights, ExactText(key), force: force,
             stored: { [self] in
                 let stored = try await database.records(resource, ids: ids)
                 guard stored.count == Set(ids).count, let oldest = stored.values.map(\.fetchedAt).min() else {

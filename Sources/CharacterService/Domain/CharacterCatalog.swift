@@ -26,8 +26,8 @@ struct CharacterCatalog: Sendable {
     let logger: Logger
     /// Cached pages of filtered lists kept (least recently used evicted past it).
     let maxFilteredPages: Int
-    let pageFlights = SingleFlight<String, PageAnswer>()
-    let recordFlights = SingleFlight<String, Answer<[Int: StoredRecord]>>()
+    let pageFlights = SingleFlight<ExactText, PageAnswer>()
+    let recordFlights = SingleFlight<ExactText, Answer<[Int: StoredRecord]>>()
 
     /// How stale a page's "last used" time may get before a read refreshes it: eviction
     /// needs only rough recency, and a write per cache hit would slow every hit.
@@ -107,7 +107,7 @@ struct CharacterCatalog: Sendable {
         force: Bool
     ) async throws -> PageAnswer {
         try await policy.fetchOnce(
-            pageFlights, "\(resource.rawValue)?\(filterKey)#\(page)", force: force,
+            pageFlights, ExactText("\(resource.rawValue)?\(filterKey)#\(page)"), force: force,
             stored: {
                 [self] in try await storedPage(resource, filterKey: filterKey, page: page)
             }

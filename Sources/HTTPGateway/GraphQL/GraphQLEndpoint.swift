@@ -22,7 +22,7 @@ struct GraphQLEndpoint: Sendable {
     let shapes: PublicShapes
     let limits: GraphQLLimits
     /// Documents that passed, by their text (`RNM_GRAPHQL_CACHE_BYTES` of query text).
-    let documents: ExpiringCache<KeptDocument>
+    let documents: ExpiringCache<Document>
     /// The HTTP micro-cache, shared with REST: an answer read wholly fresh from rnm's cache is
     /// answered again from memory for `RNM_HTTP_CACHE_MS`, as a REST answer is.
     let answers: ResponseCache
@@ -182,11 +182,9 @@ struct GraphQLEndpoint: Sendable {
     /// (BENCHMARKS.md, session 7).
     private func prepare(_ query: String) -> Result<Document, GraphQLErrors> {
         if let error = precheck(query) { return .failure(GraphQLErrors([error])) }
-        // Keyed by the text, compared byte for byte: `String` equality would take a query in
-        // another Unicode normalisation for this one, literals and all.
-        if let kept = documents.entry(for: query)?.value, kept.query.utf8.elementsEqual(query.utf8) {
-            return .success(kept.document)
-        }
+        // Keyed by the text, byte for byte (``ExactText``): a query in another Unicode
+        // normalisation is another query, literals and all.
+        if let kept = documents.entry(for: query)?.value { return .success(kept) }
         let document: Document
         do {
             document = try GraphQL.parse(source: Source(body: query, name: "GraphQL request"))
@@ -205,16 +203,8 @@ struct GraphQLEndpoint: Sendable {
         }
         let invalid = GraphQL.validate(schema: schema.schema, ast: document)
         guard invalid.isEmpty else { return .failure(GraphQLErrors(invalid)) }
-        documents.store(
-            KeptDocument(query: query, document: document), for: query, size: query.utf8.count,
-            expires: .now + .seconds(365 * 86400))
+        documents.store(document, for: query, size: query.utf8.count, expires: .now + .seconds(365 * 86400))
         return .success(document)
-    }
-
-    /// A parsed, valid document and the exact text it was parsed from.
-    struct KeptDocument: Sendable {
-        let query: String
-        let document: Document
     }
 
     /// Size and nesting of the text, before the recursive parser reads it.

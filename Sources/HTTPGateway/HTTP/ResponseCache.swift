@@ -12,10 +12,6 @@ import Messaging
 /// oldest first out; a `ttl` of zero turns it off.
 struct ResponseCache: Sendable {
     struct Entry: Sendable {
-        /// The key it was stored under, to compare byte for byte: `String` equality (the
-        /// dictionary's) takes canonically equivalent text for the same, and a query in one
-        /// Unicode normalisation is not the same request as in another.
-        var key: String
         var body: ByteBuffer
         var contentType: String
         /// The answer's `Age` when stored.
@@ -36,16 +32,13 @@ struct ResponseCache: Sendable {
     func lookup(
         _ key: String, now: ContinuousClock.Instant = .now
     ) -> (entry: Entry, storedAt: ContinuousClock.Instant)? {
-        guard let found = entries.entry(for: key, now: now), found.value.key.utf8.elementsEqual(key.utf8) else {
-            return nil
-        }
-        return (found.value, found.storedAt)
+        entries.entry(for: key, now: now).map { ($0.value, $0.storedAt) }
     }
 
     func store(_ key: String, body: ByteBuffer, contentType: String, age: Int, now: ContinuousClock.Instant = .now) {
         guard isEnabled else { return }
         entries.store(
-            Entry(key: key, body: body, contentType: contentType, age: age), for: key, size: body.readableBytes,
+            Entry(body: body, contentType: contentType, age: age), for: key, size: body.readableBytes,
             expires: now + ttl, now: now)
     }
 }

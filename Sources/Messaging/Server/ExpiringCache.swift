@@ -1,10 +1,10 @@
 import NIOCore
 import Synchronization
 
-/// Values kept by key until they expire, within a byte budget (oldest stored goes first), and
-/// all dropped at once on ``removeAll()``. A store made with a generation older than the last
+/// Values kept by key (compared byte for byte: ``ExactText``) until they expire, within a byte
+/// budget (oldest stored goes first), and all dropped at once on ``removeAll()``. A store made with a generation older than the last
 /// ``removeAll()`` is ignored: a value computed from data that changed meanwhile never lands.
-/// Shared by the services' reply cache and the HTTPGateway's micro-cache.
+/// Shared by the services' reply cache and the HTTPGateway's micro-cache and GraphQL documents.
 public final class ExpiringCache<Value: Sendable>: Sendable {
     public struct Entry: Sendable {
         public var value: Value
@@ -14,10 +14,11 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        // Keys compared byte for byte (``ExactText``).
+        var entries: [ExactText: Entry] = [:]
         /// Keys in the order stored (a key stored again appears again; its old position is
         /// skipped when eviction reaches it).
-        var order: [(key: String, storedAt: ContinuousClock.Instant)] = []
+        var order: [(key: ExactText, storedAt: ContinuousClock.Instant)] = []
         var head = 0
         var bytes = 0
         var generation: UInt64 = 0
@@ -42,7 +43,8 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
 
     /// The entry for `key` while it has not expired (an expired one is dropped).
     public func entry(for key: String, now: ContinuousClock.Instant = .now) -> Entry? {
-        state.withLock { state in
+        let key = ExactText(key)
+        return state.withLock { state in
             guard let entry = state.entries[key] else { return nil }
             guard now < entry.expires else {
                 state.entries[key] = nil
@@ -61,6 +63,7 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
     ) {
         let size = size + key.utf8.count + 64
         guard maxBytes > 0, size <= maxBytes / 4, expires > now else { return }
+        let key = ExactText(key)
         state.withLock { state in
             if let generation, generation != state.generation { return }
             if let old = state.entries[key] { state.bytes -= old.size }

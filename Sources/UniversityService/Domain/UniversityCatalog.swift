@@ -19,7 +19,7 @@ struct UniversityCatalog: Sendable {
     let upstream: HipoUpstream
     /// The cache rule and the upstream's health.
     let policy: CachePolicy
-    let flights = SingleFlight<String, Answer<CachedCountry>>()
+    let flights = SingleFlight<ExactText, Answer<CachedCountry>>()
     let logger: Logger
 
     /// When the service started, for health.
@@ -151,7 +151,7 @@ struct UniversityCatalog: Sendable {
     /// Fetches a country's list and stores it, once for identical callers in flight.
     private func fetch(key: String, country: String, force: Bool = false) async throws -> Answer<CachedCountry> {
         try await policy.fetchOnce(
-            flights, key, force: force,
+            flights, ExactText(key), force: force,
             stored: { [self] in
                 try await database.country(key: key).map { Stored($0, fetchedAt: $0.fetchedAt) }
             }
