@@ -28,7 +28,7 @@ struct CharacterHarness {
             socketPath: directory + "/characters.sock",
             databasePath: databasePath ?? directory + "/characters.sqlite",
             upstreamURL: upstream.baseURL + "/api",
-            upstreamTimeoutMilliseconds: 2000,
+            upstreamTimeoutMilliseconds: 5000,  // wide: the whole suite starts at once on two cores
             maxAgeSeconds: maxAge
         )
         let server = try await RunningServer.start(socketPath: configuration.socketPath) { onListening in

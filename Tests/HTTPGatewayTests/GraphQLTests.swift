@@ -145,6 +145,16 @@ struct GraphQLTests {
             let badID = try await http.graphQL(#"{ character(id: "abc") { name } }"#)
             #expect(badID.messages == ["Hey! you must provide an id"])
             #expect(try await http.get("/graphql", method: "PUT").status == 405)
+            // A browser's preflight for a JSON POST with a client's own header: allowed as asked.
+            let preflight = try await http.get(
+                "/graphql", method: "OPTIONS",
+                headers: [
+                    ("Origin", "http://app.test"), ("Access-Control-Request-Method", "POST"),
+                    ("Access-Control-Request-Headers", "content-type,apollo-require-preflight"),
+                ])
+            #expect(preflight.status == 204)
+            #expect(preflight.header("Access-Control-Allow-Methods") == "GET, HEAD, POST")
+            #expect(preflight.header("Access-Control-Allow-Headers") == "content-type,apollo-require-preflight")
 
             // The micro-cache: an answer read wholly fresh from the cache is repeated from memory
             // for RNM_HTTP_CACHE_MS, byte for byte; other variables are another answer.

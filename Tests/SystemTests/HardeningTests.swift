@@ -93,7 +93,9 @@ extension FaultSuite {
                 let after = system.residentBytes(.gateway) ?? 0
                 #expect(during - before <= 64 << 20, "RSS \(megabytes(before)) → \(megabytes(during))")
                 #expect(after - before <= 64 << 20, "RSS after the client left: \(megabytes(after))")
-                #expect(latency < .seconds(1))
+                // Served, not stuck behind the flood (which would be never): a wide bound, the
+                // whole suite shares two cores; the figure is in the report.
+                #expect(latency < .seconds(3))
                 FaultReport.record(
                     "9. invalid frames never read",
                     "\(sent) of 2,000,000 frames accepted before the Gateway stopped reading; Gateway RSS \(megabytes(before)) → \(megabytes(during)) → \(megabytes(after)) after; another client's cached get in \(ms(latency))"

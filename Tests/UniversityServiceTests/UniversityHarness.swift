@@ -26,7 +26,7 @@ struct UniversityHarness {
             socketPath: directory + "/universities.sock",
             databasePath: databasePath ?? directory + "/universities.sqlite",
             upstreamURL: upstream.baseURL,
-            upstreamTimeoutMilliseconds: 2000,
+            upstreamTimeoutMilliseconds: 5000,  // wide: the whole suite starts at once on two cores
             maxAgeSeconds: maxAge
         )
         let server = try await RunningServer.start(socketPath: configuration.socketPath) { onListening in

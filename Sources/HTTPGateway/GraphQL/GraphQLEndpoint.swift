@@ -79,7 +79,6 @@ struct GraphQLEndpoint: Sendable {
         }
         let errors = result.errors + context.errors
         let report = context.report
-        if (report?.records ?? 0) >= Self.trimAfterRecords { Self.returnFreeMemory() }
         let bytes = Self.body(errors: errors, data: result.data, report: report)
         let response = answer(
             bytes, report: report, status: result.data == nil ? requestError : .ok, contentType: contentType)
@@ -89,19 +88,6 @@ struct GraphQLEndpoint: Sendable {
             answers.store(key, body: bytes, contentType: contentType, age: Int(response.headers[.age] ?? "") ?? 0)
         }
         return response
-    }
-
-    /// Answers of at least this many records give their memory back to the system afterwards.
-    static let trimAfterRecords = 1000
-
-    /// Hands the allocator's free memory back to the system. A large answer is built from tens
-    /// of megabytes of short-lived objects (the GraphQL library's, about 7 KB per object in the
-    /// answer: BENCHMARKS.md, session 7); glibc keeps them in its arenas, and the process would
-    /// stay at its largest answer's size for good.
-    private static func returnFreeMemory() {
-        #if canImport(Glibc)
-            _ = mallocTrim(0)
-        #endif
     }
 
     /// What tells one GraphQL answer from another: the media type, the operation, the variables
@@ -276,9 +262,3 @@ struct GraphQLEndpoint: Sendable {
         return ByteBuffer(string: "{" + parts.joined(separator: ",") + "}")
     }
 }
-
-#if canImport(Glibc)
-    /// glibc's `malloc_trim(3)`, which the Glibc module does not export.
-    @_silgen_name("malloc_trim")
-    private func mallocTrim(_ pad: Int) -> Int32
-#endif

@@ -10,17 +10,10 @@ final class Level: Sendable {
     let context: QueryContext
     /// Per kind, the ids the level's records link to, each once, in the order first met.
     private let links: [RecordKind: [Int]]
-    /// How many times each record appears in the answer at this level (a record linked by two
-    /// parents appears twice): what the record budget counts.
-    private let appearances: [Int: Int]
-    private let records: [any LinkedRecord]
     private let loads = Mutex<[RecordKind: Task<any Sendable, any Error>]>([:])
 
-    /// `appearances`: per id, how many times the record appears at this level (1 when absent).
-    init<Record: LinkedRecord>(_ records: [Record], appearances: [Int: Int] = [:], context: QueryContext) {
+    init<Record: LinkedRecord>(_ records: some Sequence<Record>, context: QueryContext) {
         self.context = context
-        self.records = records
-        self.appearances = appearances
         var links: [RecordKind: [Int]] = [:]
         var seen: [RecordKind: Set<Int>] = [:]
         for record in records {
@@ -31,43 +24,25 @@ final class Level: Sendable {
         self.links = links
     }
 
-    /// The linked records of `Record`'s kind, by id, loaded once for the whole level; they form
-    /// the next level together.
-    func linked<Record: LinkedRecord>(_ type: Record.Type) async throws -> (records: [Int: Record], next: Level) {
+    /// The linked records of `Record`'s kind, by id, loaded once for the whole level (they form
+    /// the next level together), and the ids that could not be checked.
+    func linked<Record: LinkedRecord>(
+        _ type: Record.Type
+    ) async throws -> (records: [Int: Record], unchecked: Set<Int>, next: Level) {
         let ids = links[Record.kind] ?? []
         let task = loads.withLock { loads in
             if let task = loads[Record.kind] { return task }
-            let task = Task<any Sendable, any Error> { [self] in
-                // The answer's cost is what this level's records link to, as often as each
-                // appears: a fan-out (characters → episodes → characters …) is stopped here,
-                // before its fetch.
-                let next = nextAppearances(of: Record.kind)
-                try context.reserve(next.values.reduce(0, Self.add))
-                let records = try await context.records(type, ids)
-                return (records, Level(ids.compactMap { records[$0] }, appearances: next, context: context))
+            let task = Task<any Sendable, any Error> { [context] in
+                let (records, unchecked) = try await context.records(type, ids)
+                return (records, unchecked, Level(ids.compactMap { records[$0] }, context: context))
             }
             loads[Record.kind] = task
             return task
         }
-        guard let loaded = try await task.value as? ([Int: Record], Level) else {
+        guard let loaded = try await task.value as? ([Int: Record], Set<Int>, Level) else {
             preconditionFailure("a level's load of \(Record.kind) holds another type")
         }
         return loaded
-    }
-
-    /// Per linked id of `kind`, how many times it will appear in the answer at the next level.
-    private func nextAppearances(of kind: RecordKind) -> [Int: Int] {
-        var next: [Int: Int] = [:]
-        for record in records {
-            let times = appearances[record.id] ?? 1
-            for id in record.links[kind] ?? [] { next[id] = Self.add(next[id] ?? 0, times) }
-        }
-        return next
-    }
-
-    private static func add(_ a: Int, _ b: Int) -> Int {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? .max : sum
     }
 }
 

@@ -86,21 +86,23 @@ final class QueryContext: Sendable {
         return page.value
     }
 
-    /// The records of `ids` that exist, by id (counted by the caller: ``reserve(_:)``). Ids
-    /// neither cached nor checked (the upstream failed) are an error naming them, as the REST
-    /// answer's 502 does.
-    func records<Record: KindRecord>(_ type: Record.Type, _ ids: [Int]) async throws -> [Int: Record] {
-        guard !ids.isEmpty else { return [:] }
+    /// The records of `ids` that exist, by id, and the ids neither cached nor checked (the
+    /// upstream failed; counted by the caller: ``reserve(_:)``).
+    func records<Record: KindRecord>(
+        _ type: Record.Type, _ ids: [Int]
+    ) async throws -> (records: [Int: Record], unchecked: Set<Int>) {
+        guard !ids.isEmpty else { return ([:], []) }
         let found = try await mapped {
             try await self.reader.records(type, ids) { part in try await self.gated(part) }
         }
         if let freshness = found.freshness { state.withLock { $0.parts.append(freshness) } }
-        guard found.unchecked.isEmpty else { throw FieldError(Record.kind.notCachedMessage(found.unchecked)) }
-        return Dictionary(found.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let records = Dictionary(found.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return (records, Set(found.unchecked))
     }
 
     /// Counts `count` more records in the answer, or fails naming the limit. Called before the
-    /// fetch that would make them: a query past the limit does no work past it.
+    /// records are asked for and their objects made, once per use (an aliased copy of a field
+    /// counts again): a query past the limit builds nothing past it.
     func reserve(_ count: Int) throws {
         let allowed = state.withLock { state in
             guard !state.overBudget, state.records + count <= limits.maxRecords else {

@@ -75,7 +75,8 @@ struct QueryCost {
         while let byte = bytes.popFirst() {
             switch byte {
             case UInt8(ascii: "#"):
-                while let next = bytes.popFirst(), next != UInt8(ascii: "\n") {}
+                // A comment ends at a line feed or a carriage return, as the GraphQL lexer ends it.
+                while let next = bytes.popFirst(), next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r") {}
             case UInt8(ascii: "\""):
                 skipString(&bytes)
             case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
@@ -102,7 +103,7 @@ struct QueryCost {
             bytes = bytes.dropFirst(3)
             return
         }
-        while let byte = bytes.popFirst(), byte != quote, byte != UInt8(ascii: "\n") {
+        while let byte = bytes.popFirst(), byte != quote, byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") {
             if byte == UInt8(ascii: "\\"), !bytes.isEmpty { bytes.removeFirst() }
         }
     }

@@ -11,14 +11,21 @@ protocol RecordNode: AnyObject, Sendable {
 extension Level {
     /// `ids`' records of `Node`'s kind, as nodes of the next level, in id order without repeats;
     /// ids that do not exist are left out (as the API's server answers: its REST `getMany`).
+    /// Each use counts against the record budget before anything is asked or made, an aliased
+    /// copy of the field too: what is counted is what the answer holds.
     ///
-    /// A failure is noted in the query's errors and the records are left out: it is not thrown,
-    /// because the GraphQL library loses the whole answer when an error inside a list item
-    /// reaches the item (`MapError`), where the API's schema makes these lists non-null.
+    /// A failure is noted in the query's errors, not thrown: the GraphQL library loses the whole
+    /// answer when an error inside a list item reaches the item (`MapError`), and the API's
+    /// schema makes these lists non-null. Records that could not be checked (the upstream down,
+    /// not cached) are left out and named in the error; the others are answered.
     func nodes<Node: RecordNode>(_ ids: [Int], as _: Node.Type) async -> [Node?] {
+        let wanted = Set(ids).sorted()
         do {
-            let (records, next) = try await linked(Node.Record.self)
-            return Set(ids).sorted().compactMap { records[$0].map { Node($0, level: next) } }
+            try context.reserve(wanted.count)
+            let (records, unchecked, next) = try await linked(Node.Record.self)
+            let missing = wanted.filter(unchecked.contains)
+            if !missing.isEmpty { context.note(FieldError(Node.Record.kind.notCachedMessage(missing))) }
+            return wanted.compactMap { records[$0].map { Node($0, level: next) } }
         } catch {
             context.note(error)
             return []

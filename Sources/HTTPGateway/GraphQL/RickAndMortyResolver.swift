@@ -46,7 +46,9 @@ struct RickAndMortyResolver: Sendable {
     private func records<Node: RecordNode>(_ ids: [Int], context: QueryContext) async throws -> [Node?] {
         let wanted = Set(ids.filter(IDSegment.range.contains)).sorted()
         try context.reserve(wanted.count)
-        let found = try await context.records(Node.Record.self, wanted)
+        let (found, unchecked) = try await context.records(Node.Record.self, wanted)
+        // As the REST answer's 502: at the root, a record that could not be checked fails the field.
+        guard unchecked.isEmpty else { throw FieldError(Node.Record.kind.notCachedMessage(unchecked.sorted())) }
         let records = wanted.compactMap { found[$0] }
         let level = Level(records, context: context)
         return records.map { Node($0, level: level) }

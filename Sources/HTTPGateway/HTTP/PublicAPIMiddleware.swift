@@ -18,12 +18,14 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         let takesPost = postPaths.contains(Self.routePath(request.uri.path))
         let allowed = takesPost ? "GET, HEAD, POST" : "GET, HEAD"
         if request.method == .options {
-            // A browser's preflight: what any origin may do here (a JSON POST names its type).
+            // A browser's preflight: what any origin may do here. The headers it asks to send
+            // are allowed as asked (as the API's `cors()` does): a GraphQL client adds its own.
             response = Response(
                 status: .noContent,
                 headers: [
                     .allow: allowed + ", OPTIONS", .accessControlAllowMethods: allowed,
-                    .accessControlAllowHeaders: "Content-Type", .accessControlMaxAge: "86400",
+                    .accessControlAllowHeaders: request.headers[.accessControlRequestHeaders] ?? "Content-Type",
+                    .accessControlMaxAge: "86400",
                 ])
         } else if request.method != .get, request.method != .head, !(takesPost && request.method == .post) {
             response = PublicResponse.error(
