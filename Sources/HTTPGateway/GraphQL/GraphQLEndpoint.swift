@@ -99,17 +99,11 @@ struct GraphQLEndpoint: Sendable {
         return "graphql\u{0}\(contentType)\u{0}\(request.operationName ?? "")\u{0}\(variables)\u{0}\(request.query)"
     }
 
-    /// An answer repeated from the micro-cache, its `Age` grown by the time it was kept.
+    /// An answer repeated from the micro-cache (``ResponseCache/Entry/headers(storedAt:now:)``).
     private func repeated(_ kept: ResponseCache.Entry, storedAt: ContinuousClock.Instant) -> Response {
-        let elapsed = Int((ContinuousClock.now - storedAt).components.seconds)
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: kept.contentType, PublicResponse.cacheStatus: "rnm; hit",
-                .age: String(kept.age + elapsed),
-                .vary: "Accept",
-            ],
-            body: ResponseBody(byteBuffer: kept.body))
+        var headers = kept.headers(storedAt: storedAt)
+        headers[.vary] = "Accept"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: kept.body))
     }
 
     // MARK: - Reading the request

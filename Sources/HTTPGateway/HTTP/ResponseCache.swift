@@ -16,6 +16,13 @@ struct ResponseCache: Sendable {
         var contentType: String
         /// The answer's `Age` when stored.
         var age: Int
+
+        /// The headers of this answer repeated at `now`: its type, `Cache-Status: rnm; hit`,
+        /// and its `Age` grown by the time it was kept.
+        func headers(storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant = .now) -> HTTPFields {
+            let elapsed = Int((now - storedAt).components.seconds)
+            return [.contentType: contentType, PublicResponse.cacheStatus: "rnm; hit", .age: String(age + elapsed)]
+        }
     }
 
     let ttl: Duration
@@ -56,11 +63,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         let key = request.uri.description
         let now = ContinuousClock.now
         if let (entry, storedAt) = cache.lookup(key, now: now) {
-            let elapsed = Int((now - storedAt).components.seconds)
-            var headers: HTTPFields = [
-                .contentType: entry.contentType, PublicResponse.cacheStatus: "rnm; hit",
-                .age: String(entry.age + elapsed),
-            ]
+            var headers = entry.headers(storedAt: storedAt, now: now)
             if request.method == .head {
                 headers[.contentLength] = String(entry.body.readableBytes)
                 return Response(status: .ok, headers: headers, body: ResponseBody())
