@@ -7,7 +7,10 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "HTTPGateway",
         abstract:
-            "Serves the Rick and Morty and Hipo universities REST APIs over HTTP from rnm's caches, through the Gateway."
+            """
+            Serves the Rick and Morty and Hipo universities REST APIs over HTTP from rnm's caches, through the \
+            Gateway.
+            """
     )
 
     @Option(help: Setting.httpAddress.help)

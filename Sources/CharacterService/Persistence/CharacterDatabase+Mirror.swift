@@ -40,7 +40,10 @@ extension CharacterDatabase {
                 let character = try decoder.decode(Character.self, from: row["json"] as Data)
                 try db.execute(
                     sql:
-                        "UPDATE character SET nameKey = ?, statusKey = ?, speciesKey = ?, typeKey = ?, genderKey = ? WHERE id = ?",
+                        """
+                        UPDATE character SET nameKey = ?, statusKey = ?, speciesKey = ?, typeKey = ?, genderKey = \
+                        ? WHERE id = ?
+                        """,
                     arguments: [
                         character.name.lowercased(), character.status.lowercased(), character.species.lowercased(),
                         character.type.lowercased(), character.gender.lowercased(), character.id,
@@ -89,7 +92,10 @@ extension CharacterDatabase {
             let avatars = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM image") ?? 0
             try db.execute(
                 sql:
-                    "INSERT OR REPLACE INTO mirror (id, completedAt, characters, locations, episodes, avatars) VALUES (1, ?, ?, ?, ?, ?)",
+                    """
+                    INSERT OR REPLACE INTO mirror (id, completedAt, characters, locations, episodes, avatars) \
+                    VALUES (1, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [
                     date.timeIntervalSince1970, counts[.character] ?? 0, counts[.location] ?? 0, counts[.episode] ?? 0,
                     avatars,

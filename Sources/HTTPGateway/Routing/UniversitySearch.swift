@@ -24,7 +24,10 @@ struct UniversitySearch: Sendable {
                 RPCMethods.universitiesList, UniversityListParams(country: country, name: name))
             if country == nil, list.country != allCountries {
                 return PublicResponse.error(
-                    "a search by name across every country needs the universities mirror: run `rnmctl universities sync` once",
+                    """
+                    a search by name across every country needs the universities mirror: run `rnmctl universities \
+                    sync` once
+                    """,
                     status: .serviceUnavailable, headers: [.retryAfter: "60"])
             }
             return PublicResponse.json(.array(list.items.map(PublicShapes.university)), freshness: list.freshness)

@@ -20,17 +20,17 @@ public final class RPCClient: Sendable {
     public let service: String
     /// The socket path.
     public let socketPath: String
-    private let channel: any Channel
+    let channel: any Channel
     /// Requests are written through it: several sent in one turn of the event loop go out in
     /// one system call.
     private let writer: FrameWriter
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     /// Asked as a reply arrives: an error to fail the request with instead of handing the
     /// reply over (its bytes are never kept), or nil.
     public typealias ReplyFilter = @Sendable () -> RPCError?
 
-    private struct Pending {
+    struct Pending {
         /// Called once with the reply or the failure (a continuation's resume, or a callback).
         var complete: @Sendable (Result<Envelope, any Error>) -> Void
         var onProgress: ProgressHandler?
@@ -39,7 +39,7 @@ public final class RPCClient: Sendable {
         var deadline: NIODeadline?
     }
 
-    private struct State {
+    struct State {
         var nextID: Int64 = 1
         var pending: [Int64: Pending] = [:]
         /// Ids handed out but not yet registered as pending, and whether their caller was
@@ -250,68 +250,6 @@ public final class RPCClient: Sendable {
     private func fail(_ id: Int64, with error: any Error) {
         let pending = state.withLock { $0.pending.removeValue(forKey: id) }
         pending?.complete(.failure(error))
-    }
-
-    // MARK: - Deadlines
-
-    // One timer per client rather than one per request: a timer per request was a tenth of
-    // the Gateway's time (scheduling and cancelling in NIO's timer heap, for requests that
-    // almost all answer in microseconds). A sweep runs at the earliest pending deadline; it
-    // fails what is due and schedules the next. With one timeout for every request, deadlines
-    // come in order and a new request schedules nothing.
-
-    /// Restarts the deadline of request `id` (a progress notification came for it). Later than
-    /// before, so the sweep already scheduled comes first.
-    private func restartDeadline(_ id: Int64) {
-        state.withLock { state in
-            guard let timeout = state.pending[id]?.timeout else { return }
-            state.pending[id]?.deadline = .now() + timeout
-        }
-    }
-
-    /// Whether a sweep must be scheduled for a new deadline (earlier than the next sweep).
-    private static func needsSweep(at deadline: NIODeadline?, _ state: inout State) -> NIODeadline? {
-        guard let deadline, state.sweepAt.map({ deadline < $0 }) ?? true else { return nil }
-        state.sweepAt = deadline
-        return deadline
-    }
-
-    private func scheduleSweep(at deadline: NIODeadline) {
-        // Weak: a sweep superseded by an earlier one is not cancelled, and must not keep a
-        // closed client alive until it fires.
-        let sweep = channel.eventLoop.scheduleTask(deadline: deadline) { [weak self] in
-            self?.sweepDeadlines(scheduledAt: deadline)
-            return ()
-        }
-        state.withLock { state in
-            if state.sweepAt == deadline { state.sweep = sweep }
-        }
-    }
-
-    /// Fails every request past its deadline with -32004, then schedules the next sweep.
-    private func sweepDeadlines(scheduledAt: NIODeadline) {
-        let now = NIODeadline.now()
-        let (expired, next) = state.withLock { state -> ([Pending], NIODeadline?) in
-            if state.sweepAt == scheduledAt { (state.sweepAt, state.sweep) = (nil, nil) }
-            var due: [Int64] = []
-            var earliest: NIODeadline?
-            for (id, pending) in state.pending {
-                guard let deadline = pending.deadline else { continue }
-                if deadline <= now {
-                    due.append(id)
-                } else if earliest.map({ deadline < $0 }) ?? true {
-                    earliest = deadline
-                }
-            }
-            let expired = due.compactMap { state.pending.removeValue(forKey: $0) }
-            return (expired, Self.needsSweep(at: earliest, &state))
-        }
-        if let next { scheduleSweep(at: next) }
-        for request in expired {
-            let milliseconds = (request.timeout?.nanoseconds ?? 0) / 1_000_000
-            request.complete(
-                .failure(RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)))
-        }
     }
 
     static func describe(_ error: any Error) -> String {

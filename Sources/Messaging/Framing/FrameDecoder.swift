@@ -125,12 +125,6 @@ public struct FrameTooLargeError: Error, Sendable, Equatable, CustomStringConver
     /// The limit in force.
     public let maxFrameBytes: Int
 
-    public init(what: String, bytes: Int, maxFrameBytes: Int) {
-        self.what = what
-        self.bytes = bytes
-        self.maxFrameBytes = maxFrameBytes
-    }
-
     public var description: String {
         "\(what) is \(bytes) bytes, over the frame limit of \(maxFrameBytes) bytes (RNM_MAX_FRAME_BYTES)"
     }

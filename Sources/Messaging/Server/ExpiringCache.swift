@@ -2,8 +2,9 @@ import NIOCore
 import Synchronization
 
 /// Values kept by key (compared byte for byte: ``ExactText``) until they expire, within a byte
-/// budget (oldest stored goes first), and all dropped at once on ``removeAll()``. A store made with a generation older than the last
-/// ``removeAll()`` is ignored: a value computed from data that changed meanwhile never lands.
+/// budget (oldest stored goes first), and all dropped at once on ``removeAll()``. A store made
+/// with a generation older than the last ``removeAll()`` is ignored: a value computed from data
+/// that changed meanwhile never lands.
 /// Shared by the services' reply cache and the HTTPGateway's micro-cache and GraphQL documents.
 public final class ExpiringCache<Value: Sendable>: Sendable {
     public struct Entry: Sendable {

@@ -204,7 +204,10 @@ final class RPCConnection: Sendable {
     static func droppedReply(budget: ConnectionBudget, service: String) -> RPCError {
         RPCError(
             .overloaded,
-            "reply dropped: this connection already has replies waiting unread up to its limit of \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES); read replies as they come, then retry",
+            """
+            reply dropped: this connection already has replies waiting unread up to its limit of \
+            \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES); read replies as they come, then retry
+            """,
             service: service)
     }
 

@@ -39,7 +39,10 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
                 + (probe.map { "; next try in \(Self.seconds($0.timeIntervalSinceNow))" }
                     ?? "; checking whether it is back")
         case .rateLimited(let until):
-            "upstream asked rnm to wait until \(until.rfc3339) (Retry-After); next try in \(Self.seconds(until.timeIntervalSinceNow))"
+            """
+            upstream asked rnm to wait until \(until.rfc3339) (Retry-After); next try in \
+            \(Self.seconds(until.timeIntervalSinceNow))
+            """
         }
     }
 

@@ -16,7 +16,10 @@ enum UniversityError: Error, RPCErrorConvertible {
             if let elsewhere {
                 return RPCError(
                     .notFound,
-                    "no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country)); there is one in \(elsewhere): ask again with country \"\(elsewhere)\"",
+                    """
+                    no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country)); there is \
+                    one in \(elsewhere): ask again with country \"\(elsewhere)\"
+                    """,
                     service: service, detail: elsewhere)
             }
             let hint =

@@ -93,7 +93,10 @@ struct UniversityDatabase: CacheDatabase {
             let items = try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT name, json FROM university WHERE instr(nameKey, ?) > 0 ORDER BY countryKey, position LIMIT ?",
+                    """
+                    SELECT name, json FROM university WHERE instr(nameKey, ?) > 0 ORDER BY countryKey, position \
+                    LIMIT ?
+                    """,
                 arguments: [key, limit]
             )
             .map { (name: $0["name"] as String, json: $0["json"] as Data) }
@@ -135,7 +138,10 @@ struct UniversityDatabase: CacheDatabase {
         try db.execute(sql: "DELETE FROM university WHERE countryKey = ?", arguments: [key])
         try db.execute(
             sql:
-                "INSERT OR REPLACE INTO country (key, name, fetchedAt, count, etag, lastModified) VALUES (?, ?, ?, ?, ?, ?)",
+                """
+                INSERT OR REPLACE INTO country (key, name, fetchedAt, count, etag, lastModified) VALUES (?, ?, ?, \
+                ?, ?, ?)
+                """,
             arguments: StatementArguments(
                 [key, country, fetchedAt.timeIntervalSince1970, items.count]
                     + Validator.values(validator)))
@@ -187,7 +193,10 @@ struct UniversityDatabase: CacheDatabase {
             try String.fetchOne(
                 db,
                 sql:
-                    "SELECT country.name FROM university JOIN country ON country.key = university.countryKey WHERE university.nameKey = ? ORDER BY university.position LIMIT 1",
+                    """
+                    SELECT country.name FROM university JOIN country ON country.key = university.countryKey WHERE \
+                    university.nameKey = ? ORDER BY university.position LIMIT 1
+                    """,
                 arguments: [name.lowercased()])
         }
     }

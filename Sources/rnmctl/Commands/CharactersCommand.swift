@@ -107,9 +107,11 @@ struct CharactersCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.performShowingProgress(RPCMethods.charactersSync, NoParams()) { result in
                 print(
-                    "synced \(plural(result.characters, "character")), \(plural(result.locations, "location")), "
-                        + "\(plural(result.episodes, "episode")) in \(plural(result.requests, "request")) (\(result.durationMs) ms)"
-                )
+                    """
+                    synced \(plural(result.characters, "character")), \(plural(result.locations, "location")), \
+                    \(plural(result.episodes, "episode")) in \(plural(result.requests, "request")) \
+                    (\(result.durationMs) ms)
+                    """)
             }
         }
     }
@@ -154,7 +156,8 @@ struct CharactersCommand: AsyncParsableCommand {
                 let saved = try AvatarFile.write(bytes, contentType: image.contentType, id: id, to: output)
                 if global.json, saved != nil {
                     print(
-                        #"{"id":\#(id),"contentType":\#(JSONText.quoted(image.contentType)),"bytes":\#(bytes.count),"path":\#(JSONText.quoted(saved ?? "-"))}"#
+                        #"{"id":\#(id),"contentType":\#(JSONText.quoted(image.contentType)),"#
+                            + #""bytes":\#(bytes.count),"path":\#(JSONText.quoted(saved ?? "-"))}"#
                     )
                 } else if let saved {
                     print("wrote \(plural(bytes.count, "byte")) (\(image.contentType)) to \(saved)")

@@ -54,7 +54,10 @@ struct StatusCommand: AsyncParsableCommand {
                             state +=
                                 upstream.nextProbeAt.map { ", next probe \(Self.inHowLong($0))" } ?? ", probing now"
                             print(
-                                "  upstream \(upstream.url): \(state) — \(upstream.lastError ?? "unknown error"); answers come from the cache"
+                                """
+                                  upstream \(upstream.url): \(state) — \(upstream.lastError ?? "unknown error"); \
+                                answers come from the cache
+                                """
                             )
                         } else {
                             // No call yet since the service started: nothing is known about it.
@@ -70,11 +73,17 @@ struct StatusCommand: AsyncParsableCommand {
                 switch await HTTPFrontProbe.probe(timeout: min(global.deadline, .seconds(2))) {
                 case .answered(let status, let milliseconds):
                     print(
-                        "http: \(status == 200 ? "up" : "answering \(status)") at \(HTTPFrontProbe.address) (\(Self.tenths(milliseconds)) ms)"
+                        """
+                        http: \(status == 200 ? "up" : "answering \(status)") at \(HTTPFrontProbe.address) \
+                        (\(Self.tenths(milliseconds)) ms)
+                        """
                     )
                 case .unreachable:
                     print(
-                        "http: not running at \(HTTPFrontProbe.address) (optional: HTTPGateway serves the public REST APIs)"
+                        """
+                        http: not running at \(HTTPFrontProbe.address) (optional: HTTPGateway serves the public \
+                        REST APIs)
+                        """
                     )
                 }
             }

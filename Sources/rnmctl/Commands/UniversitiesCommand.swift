@@ -19,7 +19,10 @@ struct UniversitiesCommand: AsyncParsableCommand {
                 "rnmctl universities list --country \"United Arab Emirates\" --name american"), aliases: ["ls"])
         @Option(
             help:
-                "The country's full English name (default \"United Arab Emirates\"; with --name and no --country, every country of the mirror that `universities sync` made)."
+                """
+                The country's full English name (default \"United Arab Emirates\"; with --name and no --country, \
+                every country of the mirror that `universities sync` made).
+                """
         ) var country: String?
         @Option(help: "Part of the name.") var name: String?
         @OptionGroup var global: GlobalOptions
@@ -56,7 +59,10 @@ struct UniversitiesCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.performShowingProgress(RPCMethods.universitiesSync, NoParams()) { result in
                 print(
-                    "synced \(plural(result.universities, "university", "universities")) of \(plural(result.countries, "country", "countries")) (\(result.durationMs) ms)"
+                    """
+                    synced \(plural(result.universities, "university", "universities")) of \
+                    \(plural(result.countries, "country", "countries")) (\(result.durationMs) ms)
+                    """
                 )
             }
         }
@@ -122,7 +128,10 @@ private func printUniversities(_ list: Fresh<UniversityList>, asked country: Str
     } else if let name, !name.isEmpty {
         print(
             list.count == 0
-                ? "no university in \(list.country) has \"\(name)\" in its name (\(plural(total, "university", "universities")) there)"
+                ? """
+                no university in \(list.country) has \"\(name)\" in its name \
+                (\(plural(total, "university", "universities")) there)
+                """
                 : "\(plural(list.count, "university", "universities")) of \(total) in \(list.country) match \"\(name)\""
         )
     } else {

@@ -37,7 +37,10 @@ enum AvatarFile {
             if !given.isEmpty, !same {
                 Terminal.printError(
                     Terminal.warning(
-                        "note: the avatar is \(contentType); saved as \(path) all the same (its bytes decide the type, not the name)"
+                        """
+                        note: the avatar is \(contentType); saved as \(path) all the same (its bytes decide the \
+                        type, not the name)
+                        """
                     ))
             }
         }

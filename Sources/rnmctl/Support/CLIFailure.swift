@@ -35,7 +35,10 @@ enum CLIFailure: Error {
     func message(verbose: Bool) -> String {
         switch self {
         case .gatewayUnreachable(let path, let reason):
-            "rnmctl: cannot reach the Gateway at \(path) (\(reason)). Start rnm with `docker-compose up -d` or `scripts/rnm-local start`, or point --socket / RNM_GATEWAY_SOCKET at its socket."
+            """
+            rnmctl: cannot reach the Gateway at \(path) (\(reason)). Start rnm with `docker-compose up -d` or \
+            `scripts/rnm-local start`, or point --socket / RNM_GATEWAY_SOCKET at its socket.
+            """
         case .rpc(let error):
             "rnmctl: \(Self.inCLITerms(error.message))"
                 + (verbose ? " (code \(error.code.rawValue), \(error.service))" : "")

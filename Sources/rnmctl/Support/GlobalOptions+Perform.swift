@@ -26,7 +26,10 @@ extension GlobalOptions {
             if let freshness = (reply.value as? any FreshnessCarrying)?.freshness, freshness.stale {
                 Terminal.printError(
                     Terminal.warning(
-                        "offline: showing data cached at \(freshness.fetchedAt); the upstream failed: \(freshness.upstreamError ?? "unknown error")"
+                        """
+                        offline: showing data cached at \(freshness.fetchedAt); the upstream failed: \
+                        \(freshness.upstreamError ?? "unknown error")
+                        """
                     ))
             }
             if json, printsResultJSON {

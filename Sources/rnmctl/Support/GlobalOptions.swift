@@ -12,7 +12,10 @@ import ServiceRuntime
 struct GlobalOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The Gateway's socket (default: RNM_GATEWAY_SOCKET, then $XDG_RUNTIME_DIR/rnm/gateway.sock or /tmp/rnm-<uid>/gateway.sock).",
+            """
+            The Gateway's socket (default: RNM_GATEWAY_SOCKET, then $XDG_RUNTIME_DIR/rnm/gateway.sock or \
+            /tmp/rnm-<uid>/gateway.sock).
+            """,
             valueName: "path"),
         completion: .file())
     var socket: String?

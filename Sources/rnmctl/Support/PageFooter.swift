@@ -4,7 +4,10 @@ func pageFooter(page: Int, pages: Int, count: Int, noun: String, query: Invocati
     guard pages > 0 else { return "no \(noun) match" }
     guard page <= pages else {
         throw CLIFailure.nothingFound(
-            "there is no page \(page): \(plural(count, String(noun.dropLast()), noun)) fill \(plural(pages, "page")); the last is: \(query.option("page", pages).text)"
+            """
+            there is no page \(page): \(plural(count, String(noun.dropLast()), noun)) fill \
+            \(plural(pages, "page")); the last is: \(query.option("page", pages).text)
+            """
         )
     }
     var footer = "page \(page) of \(pages) (\(plural(count, String(noun.dropLast()), noun)))"
