@@ -18,6 +18,9 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
     @Option(name: .customLong("stale-while-revalidate"), help: Setting.charactersStaleWhileRevalidate.help)
     var staleWhileRevalidate: Int?
 
+    @Option(name: .customLong("max-records"), help: Setting.charactersMaxRecords.help)
+    var maxRecords: Int?
+
     public init() {}
 
     public func run() async throws {
@@ -26,6 +29,7 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
             configuration: try service.resolve(),
             maxListPages: try Setting.charactersMaxListPages.resolveInteger(maxListPages),
             staleWhileRevalidate: try Setting.charactersStaleWhileRevalidate.resolveInteger(staleWhileRevalidate),
+            maxRecords: try Setting.charactersMaxRecords.resolveInteger(maxRecords),
             logger: logger)
         try await ServiceRunner.run(services, logger: logger)
     }

@@ -20,6 +20,7 @@ public enum Defaults {
     }
     public static var charactersStaleWhileRevalidate: Int { Setting.charactersStaleWhileRevalidate.integerDefault() }
     public static var charactersMaxListPages: Int { Setting.charactersMaxListPages.integerDefault() }
+    public static var charactersMaxRecords: Int { Setting.charactersMaxRecords.integerDefault() }
     public static var replyCacheBytes: Int { Setting.replyCacheBytes.integerDefault() }
     public static var requestTimeoutMilliseconds: Int { Setting.requestTimeoutMilliseconds.integerDefault() }
     public static var frameTimeoutMilliseconds: Int { Setting.frameTimeoutMilliseconds.integerDefault() }

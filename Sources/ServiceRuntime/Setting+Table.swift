@@ -91,6 +91,13 @@ extension Setting {
             SettingSpec(
                 "Cached pages of filtered lists kept, least recently used evicted", default: .integer(5000),
                 range: 1...10_000_000)
+        case .charactersMaxRecords:
+            // The real API has 826 characters, 126 locations and 51 episodes: room to grow a
+            // hundredfold, while a page claiming millions fails at once instead of a sync
+            // fetching (and planning) millions of pages.
+            SettingSpec(
+                "Records of one kind an upstream list may claim (its info.count); a page claiming more is refused",
+                default: .integer(100_000), range: 1...100_000_000)
         case .replyCacheBytes:
             // About a thousand characters with their episodes.
             SettingSpec(
@@ -138,7 +145,10 @@ extension Setting {
                 "Gateway calls one GraphQL query may have in flight at once", default: .integer(4), range: 1...256)
         case .graphqlCacheBytes:
             SettingSpec(
-                "Bytes of GraphQL query text whose parsed, validated documents are kept (oldest out first); 0 keeps none",
+                """
+                Bytes of GraphQL query text whose parsed, validated documents are kept (oldest out first); 0 keeps \
+                none
+                """,
                 default: .integer(262_144), range: 0...67_108_864)
         }
     }

@@ -41,6 +41,8 @@ public enum Setting: String, CaseIterable, Sendable {
     /// Cached list pages of filtered queries the CharacterService keeps (least recently used
     /// evicted past it).
     case charactersMaxListPages = "RNM_CHARACTERS_MAX_LIST_PAGES"
+    /// Records of one kind the CharacterService believes an upstream list holds.
+    case charactersMaxRecords = "RNM_CHARACTERS_MAX_RECORDS"
     /// Bytes of finished replies a service keeps to answer repeated reads at once.
     case replyCacheBytes = "RNM_REPLY_CACHE_BYTES"
     /// Event loop threads of a process (its tasks run on them too).

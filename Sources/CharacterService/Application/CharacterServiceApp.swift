@@ -15,11 +15,12 @@ enum CharacterServiceApp {
     static func build(
         configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
         staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
+        maxRecords: Int = Defaults.charactersMaxRecords,
         logger: Logger, onListening: (@Sendable () async -> Void)? = nil
     ) throws -> [any Service] {
         let router = try router(
             configuration: configuration, maxListPages: maxListPages,
-            staleWhileRevalidate: staleWhileRevalidate, logger: logger)
+            staleWhileRevalidate: staleWhileRevalidate, maxRecords: maxRecords, logger: logger)
         return [configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)]
     }
 
@@ -27,11 +28,12 @@ enum CharacterServiceApp {
     static func router(
         configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
         staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
+        maxRecords: Int = Defaults.charactersMaxRecords,
         logger: Logger
     ) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let database = try CharacterDatabase(path: configuration.databasePath)
-        let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher())
+        let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher(), maxRecords: maxRecords)
         let policy = configuration.makePolicy(staleWhileRevalidate: staleWhileRevalidate, logger: logger) {
             () async throws(UpstreamError) in try await upstream.probe()
         }

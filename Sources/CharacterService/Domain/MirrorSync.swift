@@ -23,34 +23,33 @@ struct MirrorSync: Sendable {
             firstPages[resource] = try await catalog.list(resource, page: 1, filters: [], force: true, fallback: false)
             await progress(index + 1, RecordKind.allCases.count, "\(resource.plural) page 1")
         }
-        let jobs = RecordKind.allCases.flatMap { resource in
-            (2...max(2, firstPages[resource]!.pages)).filter { $0 <= firstPages[resource]!.pages }.map {
-                (resource, $0)
-            }
-        }
+        let pagesOf = firstPages.mapValues(\.pages)
+        // Jobs are made as they start, never listed up front: what is held at once is
+        // `concurrency` jobs, whatever the number of pages (itself checked against the limit).
+        let pageCount = pagesOf.values.reduce(0) { $0 + max(0, $1 - 1) }
         let characters = firstPages[.character]!.count
         let avatars = try await catalog.database.charactersWithoutAvatar(upTo: characters)
-        let total = RecordKind.allCases.count + jobs.count + avatars.count
+        let total = RecordKind.allCases.count + pageCount + avatars.count
         var done = RecordKind.allCases.count
         await progress(done, total, "first pages of characters, locations and episodes")
-        let pagesOf = firstPages.mapValues(\.pages)
         try await withThrowingTaskGroup(of: String.self) { group in
             // Every page of every list, then every avatar not held yet: `concurrency` at a time.
-            var pending = jobs.map { job in
-                { @Sendable () async throws -> String in
-                    _ = try await catalog.list(job.0, page: job.1, filters: [], force: true, fallback: false)
-                    return "\(job.0.plural) page \(job.1)/\(pagesOf[job.0] ?? 0)"
-                }
-            }[...]
-            pending += avatars.map { id in
-                { @Sendable () async throws -> String in
-                    try await fetchAvatar(id)
-                    return "avatar of character \(id)"
-                }
-            }
+            var pages = RecordKind.allCases.lazy.flatMap { kind in
+                stride(from: 2, through: pagesOf[kind] ?? 0, by: 1).lazy.map { (kind, $0) }
+            }.makeIterator()
+            var avatarIDs = avatars.makeIterator()
             func startNext() {
-                guard let job = pending.popFirst() else { return }
-                group.addTask { try await job() }
+                if let (kind, page) = pages.next() {
+                    group.addTask {
+                        _ = try await catalog.list(kind, page: page, filters: [], force: true, fallback: false)
+                        return "\(kind.plural) page \(page)/\(pagesOf[kind] ?? 0)"
+                    }
+                } else if let id = avatarIDs.next() {
+                    group.addTask {
+                        try await fetchAvatar(id)
+                        return "avatar of character \(id)"
+                    }
+                }
             }
             for _ in 0..<concurrency { startNext() }
             while let message = try await group.next() {

@@ -1,11 +1,14 @@
 import RnmAPI
 import Foundation
 import ServiceKit
+import ServiceRuntime
 
 /// The Rick and Morty REST API, called only at its configured base: where characters,
 /// locations, episodes and avatars come from.
 struct RickAndMortyAPI: Sendable {
     let fetcher: URLSessionFetcher
+    /// The most records of one kind a list may claim (`RNM_CHARACTERS_MAX_RECORDS`).
+    var maxRecords = Defaults.charactersMaxRecords
 
     /// Ids per multi-id request, to keep URLs short.
     static let idsPerRequest = 200
@@ -35,6 +38,7 @@ struct RickAndMortyAPI: Sendable {
         let decoded: APIPage = try Self.decode(APIPage.self, resource: resource, from: answer.body)
         guard let info = decoded.info else { return .modified(.empty, nil) }
         let records = (decoded.results ?? []).map(\.record)
+        try Self.check(info, records: records.count, of: resource, maxRecords: maxRecords)
         return .modified(FetchedPage(count: info.count, pages: info.pages, records: records), answer.validator)
     }
 
@@ -75,6 +79,29 @@ struct RickAndMortyAPI: Sendable {
             throw .badPayload("avatar of character \(id) is not an image")
         }
         return answer.body
+    }
+
+    /// A page's totals are believed only as far as they agree with each other and the limit:
+    /// the API's pages hold ``RecordKind/pageSize`` records, so `pages` is `count` divided by
+    /// it, rounded up (its server computes it so). A sync plans from these numbers; one wrong
+    /// answer must not have it plan millions of pages.
+    static func check(
+        _ info: APIPage.Info, records: Int, of resource: RecordKind, maxRecords: Int
+    ) throws(UpstreamError) {
+        let size = RecordKind.pageSize
+        guard info.count >= 0, info.count <= maxRecords else {
+            throw .badPayload(
+                "a page of \(resource.plural) claims \(info.count) of them, over RNM_CHARACTERS_MAX_RECORDS (\(maxRecords))"
+            )
+        }
+        let pages = (info.count + size - 1) / size
+        guard info.pages == pages, records <= size else {
+            throw .badPayload(
+                """
+                a page of \(resource.plural) claims \(info.pages) pages and holds \(records) records for a count \
+                of \(info.count); the API's pages hold \(size), so \(pages) pages
+                """)
+        }
     }
 
     private static func isNothingHere(_ body: Data) -> Bool {
