@@ -28,6 +28,9 @@ public struct UpstreamResponse: Sendable {
     public var body: [UInt8]
     /// Extra headers (`Location` for a redirect).
     public var headers: [(String, String)]
+    /// Time before this answer is sent (on top of the server's latency): a slow request while
+    /// others are answered at once.
+    public var delay: TimeAmount = .zero
 
     public init(
         status: Int = 200, contentType: String = "application/json", body: [UInt8], headers: [(String, String)] = []
@@ -194,11 +197,12 @@ public final class TestUpstream: Sendable {
     }
 
     fileprivate func handle(_ request: UpstreamRequest) -> (UpstreamFault?, UpstreamResponse, TimeAmount) {
-        let (fault, latency) = state.withLock { state -> (UpstreamFault?, TimeAmount) in
-            state.requests.append(request)
-            return (state.fault, state.latency)
-        }
-        return (fault, fault == nil || fault == .hang ? route(request) : UpstreamResponse(body: []), latency)
+        let (fault, latency) = state.withLock { ($0.fault, $0.latency) }
+        let response = fault == nil || fault == .hang ? route(request) : UpstreamResponse(body: [])
+        // Recorded once its answer is made: a test that sees the request may change the data
+        // without changing that answer.
+        state.withLock { $0.requests.append(request) }
+        return (fault, response, latency + response.delay)
     }
 }
 

@@ -157,10 +157,11 @@ extension CharacterCatalog {
         ) { [self] in
             // One stored record is asked conditionally: unchanged costs a 304, no body.
             let validator = ids.count == 1 ? try await database.validator(resource: resource, id: ids[0]) : nil
+            // A copy is as old as its request (stored only over an older one).
+            let now = Date()
             let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
                 try await upstream.records(resource, ids: ids, validator: validator)
             }
-            let now = Date()
             guard case .modified(let records, let received) = answer else {
                 // Only asked conditionally with a stored copy: that copy is the upstream's, now.
                 guard var renewed = try await database.records(resource, ids: ids)[ids[0]] else {

@@ -114,10 +114,11 @@ struct CharacterCatalog: Sendable {
         ) { [self] in
             // Asked conditionally when a copy is stored: unchanged costs a 304, no body.
             let validator = try await database.validator(resource: resource, filterKey: filterKey, page: page)
+            // A copy is as old as its request (stored only over an older one).
+            let now = Date()
             let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
                 try await upstream.page(resource, page: page, filters: filters, validator: validator)
             }
-            let now = Date()
             guard case .modified(let fetched, let received) = answer else {
                 // Only asked conditionally with a stored copy: that copy is the upstream's, now.
                 guard let stored = try await storedPage(resource, filterKey: filterKey, page: page) else {

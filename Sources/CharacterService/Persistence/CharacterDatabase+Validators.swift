@@ -35,16 +35,23 @@ extension CharacterDatabase {
     func renew(resource: RecordKind, filterKey: String, page: Int, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE listPage SET fetchedAt = ? WHERE resource = ? AND filterKey = ? AND page = ?",
-                arguments: [date.timeIntervalSince1970, resource.rawValue, filterKey, page])
+                sql: """
+                    UPDATE listPage SET fetchedAt = ? WHERE resource = ? AND filterKey = ? AND page = ? \
+                    AND \(CopyOrder.replaces("?", storedIn: "listPage"))
+                    """,
+                arguments: [
+                    date.timeIntervalSince1970, resource.rawValue, filterKey, page, date.timeIntervalSince1970,
+                ])
         }
     }
 
     /// A `304` for a record: the stored copy is the upstream's as of `date`.
     func renew(resource: RecordKind, id: Int, at date: Date) async throws {
-        let update = "UPDATE " + resource.table + " SET fetchedAt = ? WHERE id = ?"
+        let update =
+            "UPDATE " + resource.table + " SET fetchedAt = ? WHERE id = ? AND "
+            + CopyOrder.replaces("?", storedIn: resource.table)
         try await pool.write { db in
-            try db.execute(sql: update, arguments: [date.timeIntervalSince1970, id])
+            try db.execute(sql: update, arguments: [date.timeIntervalSince1970, id, date.timeIntervalSince1970])
         }
     }
 }

@@ -24,8 +24,11 @@ struct CharacterDatabase: CacheDatabase {
             try db.execute(
                 sql:
                     """
-                    INSERT OR REPLACE INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt, \
-                    usedAt, etag, lastModified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO listPage (resource, filterKey, page, ids, count, pages, fetchedAt, usedAt, etag, \
+                    lastModified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(resource, filterKey, page) \
+                    DO UPDATE SET ids = excluded.ids, count = excluded.count, pages = excluded.pages, \
+                    fetchedAt = excluded.fetchedAt, usedAt = excluded.usedAt, etag = excluded.etag, \
+                    lastModified = excluded.lastModified WHERE \(CopyOrder.replaces("excluded.fetchedAt", storedIn: "listPage"))
                     """,
                 arguments: StatementArguments(
                     [
@@ -95,6 +98,9 @@ struct CharacterDatabase: CacheDatabase {
         let insert =
             "INSERT INTO " + table + " (" + columns.joined(separator: ", ") + ") VALUES (" + placeholders
             + ") ON CONFLICT(id) DO UPDATE SET " + updates.joined(separator: ", ")
+            // An answer to a request that left before the stored copy's never replaces it
+            // (RFC 9111 §4.3.4): a slow fetch finishing after a refresh keeps the refresh's.
+            + " WHERE " + CopyOrder.replaces("excluded.fetchedAt", storedIn: table)
         let statement = try db.cachedStatement(sql: insert)
         for record in records {
             let values: [any DatabaseValueConvertible] =

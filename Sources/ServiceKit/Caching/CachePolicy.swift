@@ -29,15 +29,19 @@ public struct CachePolicy: Sendable {
     public var forever: CachePolicy { CachePolicy(maxAge: .infinity, health: health) }
 
     /// True when data fetched at `date` may be served without asking the upstream.
+    /// A copy dated after `now` (the clock was stepped back since) is not fresh: its age is
+    /// unknown, and trusting it would keep it for as long as the clock jumped.
     public func isFresh(_ date: Date, now: Date = Date()) -> Bool {
-        maxAge > 0 && now.timeIntervalSince(date) < maxAge
+        let age = now.timeIntervalSince(date)
+        return maxAge > 0 && (age >= 0 || maxAge.isInfinite) && age < maxAge
     }
 
     /// True when data fetched at `date` is past its max age but may still be given at once while
     /// a refresh runs in the background: within the window, and the upstream not known to fail
     /// (then the answer must say so: stale, with the reason).
     public func revalidates(_ date: Date, now: Date = Date()) -> Bool {
-        maxAge > 0 && staleWhileRevalidate > 0 && now.timeIntervalSince(date) < maxAge + staleWhileRevalidate
+        let age = now.timeIntervalSince(date)
+        return maxAge > 0 && staleWhileRevalidate > 0 && age >= 0 && age < maxAge + staleWhileRevalidate
             && !health.snapshot.failing
     }
 

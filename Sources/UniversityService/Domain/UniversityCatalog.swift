@@ -42,6 +42,7 @@ struct UniversityCatalog: Sendable {
     func sync(progress: @Sendable (Int, Int, String) async -> Void) async throws -> UniversitySyncResult {
         let started = ContinuousClock.now
         await progress(0, 2, "fetching the world list")
+        let asked = Date()
         let world: [University]
         do {
             world = try await policy.upstream(forced: true) { () async throws(UpstreamError) in
@@ -67,7 +68,7 @@ struct UniversityCatalog: Sendable {
         }
         await progress(1, 2, "storing \(world.count) universities of \(order.count) countries")
         try await database.replaceWorld(
-            order.map { (key: $0, country: countries[$0]!.country, items: countries[$0]!.items) }, fetchedAt: Date())
+            order.map { (key: $0, country: countries[$0]!.country, items: countries[$0]!.items) }, fetchedAt: asked)
         await progress(2, 2, "stored \(order.count) countries")
         let elapsed = ContinuousClock.now - started
         return UniversitySyncResult(
@@ -158,10 +159,11 @@ struct UniversityCatalog: Sendable {
         ) { [self] in
             // Asked conditionally when a list is stored: unchanged costs a 304, no body.
             let validator = try await database.validator(key: key)
+            // A copy is as old as its request (stored only over an older one).
+            let fetchedAt = Date()
             let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
                 try await upstream.universities(country: country, validator: validator)
             }
-            let fetchedAt = Date()
             guard case .modified(let universities, let received) = answer else {
                 guard var renewed = try await database.country(key: key) else {
                     throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one

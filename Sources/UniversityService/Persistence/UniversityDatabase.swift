@@ -127,7 +127,9 @@ struct UniversityDatabase: CacheDatabase {
     func renew(key: String, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE country SET fetchedAt = ? WHERE key = ?", arguments: [date.timeIntervalSince1970, key])
+                sql: "UPDATE country SET fetchedAt = ? WHERE key = ? AND "
+                    + CopyOrder.replaces("?", storedIn: "country"),
+                arguments: [date.timeIntervalSince1970, key, date.timeIntervalSince1970])
         }
     }
 
@@ -135,6 +137,9 @@ struct UniversityDatabase: CacheDatabase {
         key: String, country: String, items: [(name: String, json: Data)], fetchedAt: Date,
         validator: Validator? = nil, in db: Database
     ) throws {
+        // An answer to a request that left before the stored copy's never replaces it.
+        let stored = try Double.fetchOne(db, sql: "SELECT fetchedAt FROM country WHERE key = ?", arguments: [key])
+        guard CopyOrder.replaces(fetchedAt, stored: stored.map(Date.init(timeIntervalSince1970:))) else { return }
         try db.execute(sql: "DELETE FROM university WHERE countryKey = ?", arguments: [key])
         try db.execute(
             sql:
