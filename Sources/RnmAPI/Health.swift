@@ -35,7 +35,7 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
 
     /// `characters` or `universities`.
     public var service: String
-    /// `ok`, or `degraded` when the last upstream call failed.
+    /// `ok`, or `degraded` when the upstream is failing or the database cannot be written.
     public var status: String
     public var version: String
     public var uptimeSeconds: Double
@@ -44,6 +44,30 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
     public var upstream: Upstream
     /// The offline mirror: complete or not, when it was made, how many records.
     public var mirror: MirrorState?
+    /// The database as the service's writes found it. Absent from services older than this field.
+    public var storage: Storage?
+
+    /// What the service's writes found of its database.
+    public struct Storage: Codable, Sendable, Equatable {
+        /// `ok`, `full` (the disk), `read-only`, `damaged` or `failing` (another write error).
+        public var state: String
+        /// Why the last write failed, while writes fail.
+        public var lastError: String?
+        /// When writes started failing, while they do.
+        public var failingSince: String?
+        /// Writes that failed since the service started (answers fetched were sent all the same).
+        public var failedWrites: Int
+        /// Where a damaged database file was moved when the service started, if one was.
+        public var setAside: String?
+
+        public init(state: String, lastError: String?, failingSince: String?, failedWrites: Int, setAside: String?) {
+            self.state = state
+            self.lastError = lastError
+            self.failingSince = failingSince
+            self.failedWrites = failedWrites
+            self.setAside = setAside
+        }
+    }
 
     /// What a sync left.
     public struct MirrorState: Codable, Sendable, Equatable {
@@ -60,7 +84,7 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
 
     public init(
         service: String, status: String, version: String, uptimeSeconds: Double,
-        cache: [String: Int], upstream: Upstream, mirror: MirrorState? = nil
+        cache: [String: Int], upstream: Upstream, mirror: MirrorState? = nil, storage: Storage? = nil
     ) {
         self.service = service
         self.status = status
@@ -69,6 +93,7 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
         self.cache = cache
         self.upstream = upstream
         self.mirror = mirror
+        self.storage = storage
     }
 }
 

@@ -167,10 +167,12 @@ extension FaultSuite {
         func staleWhileRevalidate() async throws {
             var settings = Self.settings
             settings["RNM_CHARACTERS_STALE_WHILE_REVALIDATE"] = "600"
+            // A copy is as old as its request: the refresh's, 1.5 s in coming, must arrive fresh.
+            settings["RNM_CHARACTERS_MAX_AGE"] = "3"
             let system = try await RnmSystem.start(settings: settings, roles: [.characters, .gateway])
             let client = try await system.connect()
             let first = try await client.call(RPCMethods.charactersGet, IDParams(id: 1)).freshness
-            try await Task.sleep(for: .milliseconds(1100))
+            try await Task.sleep(for: .milliseconds(3100))
             let upstream = system.characterUpstream
             upstream.resetRequests()
             upstream.latency = .milliseconds(1500)  // the refresh takes a while: nobody waits for it

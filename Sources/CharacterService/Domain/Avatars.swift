@@ -23,7 +23,9 @@ struct Avatars: Sendable {
                         throw CharacterError.noAvatar(id: id)
                     }
                     let now = Date()
-                    try await database.storeImage(id: id, contentType: type, bytes: bytes, fetchedAt: now)
+                    try await policy.storage.bestEffort("the avatar of character \(id)") {
+                        try await database.storeImage(id: id, contentType: type, bytes: bytes, fetchedAt: now)
+                    }
                     return Answer(StoredImage(contentType: type, bytes: bytes, fetchedAt: now), .fetched(at: now))
                 }
             },

@@ -115,11 +115,16 @@ extension CharacterCatalog {
         let missing = answer.related.filter { summaries[$0] == nil }
         guard !missing.isEmpty else { return (answer, summaries, nil) }
         do {
-            // Stored by the fetch (or by an identical one that had just ended): read back as
-            // summaries (a third read, on this cold path only). A failed read leaves them out,
-            // as read 2 does: the character still answers.
-            _ = try await fetchRecords(.episode, ids: missing)
-            if let stored = try? await database.episodeSummaries(ids: missing) { summaries.merge(stored) { $1 } }
+            // Made from the fetched episodes themselves, not read back: a store is best effort
+            // (the disk may be full), and this is the cold path only.
+            let fetched = try await fetchRecords(.episode, ids: missing)
+            let decoder = JSONCoding.decoder
+            for id in missing {
+                guard let json = fetched.value[id]?.json, let episode = try? decoder.decode(Episode.self, from: json)
+                else { continue }
+                summaries[id] = EpisodeSummary(
+                    id: episode.id, code: episode.code, name: episode.name, airDate: episode.airDate)
+            }
             return (answer, summaries, nil)
         } catch let error as UpstreamError {
             return (answer, summaries, error)
@@ -167,11 +172,15 @@ extension CharacterCatalog {
                 guard var renewed = try await database.records(resource, ids: ids)[ids[0]] else {
                     throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
                 }
-                try await database.renew(resource: resource, id: ids[0], at: now)
+                try await policy.storage.bestEffort("the age of \(resource.rawValue) \(ids[0])") {
+                    try await database.renew(resource: resource, id: ids[0], at: now)
+                }
                 renewed.fetchedAt = now
                 return Answer([ids[0]: renewed], .fetched(at: now))
             }
-            try await database.store(records: records, resource: resource, fetchedAt: now, validator: received)
+            try await policy.storage.bestEffort("\(resource.plural) \(ids.count == 1 ? String(ids[0]) : "by id")") {
+                try await database.store(records: records, resource: resource, fetchedAt: now, validator: received)
+            }
             let fetched = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
             return Answer(Dictionary(fetched) { $1 }, .fetched(at: now))
         }

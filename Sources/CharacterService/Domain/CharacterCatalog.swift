@@ -43,7 +43,8 @@ struct CharacterCatalog: Sendable {
             service: .characters, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
             mirror: .init(
                 complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
-                records: mirror.map { $0.counts.values.reduce(0, +) } ?? 0))
+                records: mirror.map { $0.counts.values.reduce(0, +) } ?? 0),
+            storage: policy.storage.report)
     }
 
     // MARK: Favorites
@@ -51,7 +52,9 @@ struct CharacterCatalog: Sendable {
     /// Marks character `id` a favorite (it must exist: it is fetched if not cached) or not.
     func setFavorite(id: Int, _ favorite: Bool) async throws {
         if favorite { _ = try await record(.character, id: id) }
-        try await database.setFavorite(id: id, favorite, at: Date())
+        try await policy.storage.required("the favorite \(id)") {
+            try await database.setFavorite(id: id, favorite, at: Date())
+        }
     }
 
     /// The favorite characters' stored JSON, oldest favorite first.
@@ -124,15 +127,19 @@ struct CharacterCatalog: Sendable {
                 guard let stored = try await storedPage(resource, filterKey: filterKey, page: page) else {
                     throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
                 }
-                try await database.renew(resource: resource, filterKey: filterKey, page: page, at: now)
+                try await policy.storage.bestEffort("the age of page \(page) of \(resource.plural)") {
+                    try await database.renew(resource: resource, filterKey: filterKey, page: page, at: now)
+                }
                 return PageAnswer(stored.value, .fetched(at: now))
             }
             // A page past the end is not stored: its answer follows from the list's totals,
             // and storing every page number asked for would let a client grow the cache.
             if !(fetched.records.isEmpty && page > 1) {
-                try await database.store(
-                    page: fetched, resource: resource, filterKey: filterKey, number: page,
-                    fetchedAt: now, validator: received, maxFilteredPages: maxFilteredPages)
+                try await policy.storage.bestEffort("page \(page) of \(resource.plural)") {
+                    try await database.store(
+                        page: fetched, resource: resource, filterKey: filterKey, number: page,
+                        fetchedAt: now, validator: received, maxFilteredPages: maxFilteredPages)
+                }
             }
             let items = fetched.records.map(\.json)
             return PageAnswer(
@@ -183,7 +190,9 @@ struct CharacterCatalog: Sendable {
         }
         let now = Date()
         if !filterKey.isEmpty, now.timeIntervalSince(stored.usedAt) > Self.touchInterval {
-            try await database.touch(resource: resource, filterKey: filterKey, number: page, at: now)
+            try await policy.storage.bestEffort("the use of page \(page) of \(resource.plural)") {
+                try await database.touch(resource: resource, filterKey: filterKey, number: page, at: now)
+            }
         }
         let records = try await database.records(resource, ids: stored.ids)
         let items = stored.ids.compactMap { records[$0]?.json }

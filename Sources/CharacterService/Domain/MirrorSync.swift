@@ -14,6 +14,7 @@ struct MirrorSync: Sendable {
 
     func run(progress: @escaping @Sendable (Int, Int, String) async -> Void) async throws -> SyncResult {
         let started = ContinuousClock.now
+        let failedBefore = catalog.policy.storage.failedWrites
         // Page 1 of each list tells how many pages there are.
         // Progress from the first request on, so that a client's deadline (which progress
         // restarts) never runs out while the first pages are fetched from a slow upstream.
@@ -60,7 +61,14 @@ struct MirrorSync: Sendable {
         }
         // Only a sync that got every page marks the mirror complete: an interrupted one leaves
         // the previous mirror in force.
-        try await catalog.database.completeMirror(counts: firstPages.mapValues(\.count), at: Date())
+        // Pages fetched but not stored (the disk full) are not a mirror: fail, naming the disk.
+        let storage = catalog.policy.storage
+        if storage.failedWrites > failedBefore {
+            throw storage.currentFailure ?? CharacterError.mirrorIncomplete("pages that could not be stored")
+        }
+        try await storage.required("the mirror's completion") {
+            try await catalog.database.completeMirror(counts: firstPages.mapValues(\.count), at: Date())
+        }
         let elapsed = ContinuousClock.now - started
         return SyncResult(
             characters: characters, locations: firstPages[.location]!.count,
@@ -81,6 +89,8 @@ struct MirrorSync: Sendable {
             return
         }
         guard let bytes, let type = ImageKind.contentType(of: bytes) else { return }
-        try await catalog.database.storeImage(id: id, contentType: type, bytes: bytes, fetchedAt: Date())
+        try await catalog.policy.storage.bestEffort("the avatar of character \(id)") {
+            try await catalog.database.storeImage(id: id, contentType: type, bytes: bytes, fetchedAt: Date())
+        }
     }
 }

@@ -65,6 +65,8 @@ enum PublicResponse {
             )
         case .overloaded:
             return ("rnm is overloaded; retry shortly", .serviceUnavailable, [.retryAfter: "1"])
+        case .storageUnavailable:
+            return ("rnm cannot write its cache now (its disk is full or failing)", .serviceUnavailable, [:])
         case .upstreamUnavailable:
             let status = error.upstreamStatus.map { " (it answered \($0))" } ?? ""
             return (

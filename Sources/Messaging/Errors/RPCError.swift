@@ -34,10 +34,13 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
         public static let overloaded = Code(rawValue: -32005)
         /// -32006: the request or its reply would not fit in one frame.
         public static let tooLarge = Code(rawValue: -32006)
+        /// -32007: the service could not write its database (the disk full, the file read-only or
+        /// damaged) and the request needed it written (a sync, a favorite).
+        public static let storageUnavailable = Code(rawValue: -32007)
 
         /// Whether the same request may succeed if sent again later.
         public var isRetryable: Bool {
-            [.upstreamUnavailable, .serviceUnavailable, .timeout, .overloaded].contains(self)
+            [.upstreamUnavailable, .serviceUnavailable, .timeout, .overloaded, .storageUnavailable].contains(self)
         }
 
         public var description: String { String(rawValue) }

@@ -18,15 +18,21 @@ public struct CachePolicy: Sendable {
     /// refresh runs in the background (RFC 5861 stale-while-revalidate; 0: off). Only with a
     /// max age: a service that always asks first (0) keeps doing so.
     public let staleWhileRevalidate: Double
+    /// What the service's writes found of its database; stores of fetched answers go through it.
+    public let storage: StorageHealth
 
-    public init(maxAge: Double, staleWhileRevalidate: Double = 0, health: UpstreamHealth = UpstreamHealth()) {
+    public init(
+        maxAge: Double, staleWhileRevalidate: Double = 0, health: UpstreamHealth = UpstreamHealth(),
+        storage: StorageHealth = StorageHealth()
+    ) {
         self.maxAge = maxAge
         self.staleWhileRevalidate = staleWhileRevalidate
         self.health = health
+        self.storage = storage
     }
 
     /// The same upstream, with stored answers that never expire (they cannot change upstream).
-    public var forever: CachePolicy { CachePolicy(maxAge: .infinity, health: health) }
+    public var forever: CachePolicy { CachePolicy(maxAge: .infinity, health: health, storage: storage) }
 
     /// True when data fetched at `date` may be served without asking the upstream.
     /// A copy dated after `now` (the clock was stepped back since) is not fresh: its age is

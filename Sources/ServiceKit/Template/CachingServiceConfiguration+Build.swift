@@ -22,7 +22,8 @@ extension CachingServiceConfiguration {
             maxDelay: .milliseconds(retryMaxMilliseconds), maxRetryAfter: .milliseconds(retryAfterMaxMilliseconds))
         return CachePolicy(
             maxAge: Double(maxAgeSeconds), staleWhileRevalidate: Double(staleWhileRevalidate),
-            health: UpstreamHealth(retry: retry, probe: probe, logger: logger))
+            health: UpstreamHealth(retry: retry, probe: probe, logger: logger),
+            storage: StorageHealth(path: databasePath, logger: logger))
     }
 
     /// The reply cache of `replyCacheBytes` (nil when that is 0: off), emptied by every change

@@ -204,10 +204,11 @@ public final class UpstreamHealth: Sendable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// A caching service's health answer: `degraded` while its upstream is failing.
+    /// A caching service's health answer: `degraded` while its upstream is failing or its
+    /// database cannot be written.
     public func report(
         service: ServiceName, upstreamURL: String, started: Date, cache: [String: Int],
-        mirror: ServiceHealth.MirrorState? = nil
+        mirror: ServiceHealth.MirrorState? = nil, storage: ServiceHealth.Storage? = nil
     ) -> ServiceHealth {
         let snapshot = self.snapshot
         let upstream = ServiceHealth.Upstream(
@@ -217,8 +218,10 @@ public final class UpstreamHealth: Sendable {
             nextProbeAt: snapshot.failing ? snapshot.nextProbeAt?.rfc3339 : nil,
             rateLimitedUntil: snapshot.state == "rate-limited" ? snapshot.rateLimitedUntil?.rfc3339 : nil)
         return ServiceHealth(
-            service: service.rawValue, status: snapshot.failing ? "degraded" : "ok", version: rnmVersion,
-            uptimeSeconds: Date().timeIntervalSince(started), cache: cache, upstream: upstream,
-            mirror: mirror)
+            service: service.rawValue,
+            status: snapshot.failing || (storage.map { $0.state != "ok" } ?? false)
+                ? "degraded" : "ok",
+            version: rnmVersion, uptimeSeconds: Date().timeIntervalSince(started), cache: cache, upstream: upstream,
+            mirror: mirror, storage: storage)
     }
 }

@@ -32,7 +32,8 @@ struct UniversityCatalog: Sendable {
             service: .universities, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
             mirror: .init(
                 complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
-                records: mirror?.universities ?? 0))
+                records: mirror?.universities ?? 0),
+            storage: policy.storage.report)
     }
 
     // MARK: The world mirror
@@ -67,8 +68,10 @@ struct UniversityCatalog: Sendable {
             countries[key]!.items.append((university.name, try encoder.encode(university)))
         }
         await progress(1, 2, "storing \(world.count) universities of \(order.count) countries")
-        try await database.replaceWorld(
-            order.map { (key: $0, country: countries[$0]!.country, items: countries[$0]!.items) }, fetchedAt: asked)
+        try await policy.storage.required("the world list") {
+            try await database.replaceWorld(
+                order.map { (key: $0, country: countries[$0]!.country, items: countries[$0]!.items) }, fetchedAt: asked)
+        }
         await progress(2, 2, "stored \(order.count) countries")
         let elapsed = ContinuousClock.now - started
         return UniversitySyncResult(
@@ -168,14 +171,19 @@ struct UniversityCatalog: Sendable {
                 guard var renewed = try await database.country(key: key) else {
                     throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
                 }
-                try await database.renew(key: key, at: fetchedAt)
+                try await policy.storage.bestEffort("the age of \(country)'s list") {
+                    try await database.renew(key: key, at: fetchedAt)
+                }
                 renewed.fetchedAt = fetchedAt
                 return Answer(renewed, .fetched(at: fetchedAt))
             }
             let encoder = JSONCoding.encoder
             let items = try universities.map { (name: $0.name, json: try encoder.encode($0)) }
             let name = universities.first?.country ?? country.trimmingCharacters(in: .whitespacesAndNewlines)
-            try await database.replace(key: key, country: name, items: items, fetchedAt: fetchedAt, validator: received)
+            try await policy.storage.bestEffort("\(name)'s list") {
+                try await database.replace(
+                    key: key, country: name, items: items, fetchedAt: fetchedAt, validator: received)
+            }
             return Answer(CachedCountry(country: name, fetchedAt: fetchedAt, items: items), .fetched(at: fetchedAt))
         }
     }

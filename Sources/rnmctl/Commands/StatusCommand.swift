@@ -41,6 +41,9 @@ struct StatusCommand: AsyncParsableCommand {
                     if let latency = state.latencyMs { line += " (\(Self.tenths(latency)) ms)" }
                     if state.status != "up", let error = state.lastError { line += " — \(error)" }
                     print(line)
+                    if let storage = upstreams[name]?.storage, storage.state != "ok" || storage.setAside != nil {
+                        print("  " + Self.describe(storage))
+                    }
                     if let upstream = upstreams[name]?.upstream {
                         if upstream.state == "rate-limited", let until = upstream.rateLimitedUntil {
                             print(
@@ -103,6 +106,15 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     /// `latency` with one decimal, as `%.1f` would print it (no `String(format:)` without Foundation).
+    /// A service's database, when its writes fail or a damaged file was set aside.
+    static func describe(_ storage: ServiceHealth.Storage) -> String {
+        var line = "database: " + (storage.state == "full" ? "disk full" : storage.state)
+        if let since = storage.failingSince { line += " since \(since)" }
+        if let error = storage.lastError { line += " — \(error); answers are sent but not kept" }
+        if let path = storage.setAside { line += " (a damaged file was set aside at start: \(path))" }
+        return line
+    }
+
     static func tenths(_ value: Double) -> String {
         let tenths = Int((max(0, value) * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"

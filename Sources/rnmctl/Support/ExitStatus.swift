@@ -32,7 +32,7 @@ enum ExitStatus {
         case .invalidParams, .methodNotFound: usage
         case .tooLarge: dataError
         case .notFound: notFound
-        case .upstreamUnavailable, .serviceUnavailable, .overloaded: unavailable
+        case .upstreamUnavailable, .serviceUnavailable, .overloaded, .storageUnavailable: unavailable
         case .timeout: timeout
         case .parseError, .invalidRequest: protocolError
         default: software

@@ -1,0 +1,36 @@
+import GRDB
+import Messaging
+
+/// A write the database refused, named for people: what was being stored, and why in words
+/// (the disk full, the file read-only or damaged) rather than an SQLite code.
+public struct StorageFailure: Error, Sendable, Equatable, CustomStringConvertible, RPCErrorConvertible {
+    /// `full`, `read-only`, `damaged` or `failing` (another I/O error).
+    public let state: String
+    /// What was being stored: "page 2 of characters", "the favorite 1".
+    public let what: String
+    /// Why, in words, with SQLite's own message.
+    public let reason: String
+    /// The database file.
+    public let path: String
+
+    init(_ error: DatabaseError, what: String, path: String) {
+        let sqlite = error.message ?? "\(error.resultCode)"
+        (state, reason) =
+            switch error.resultCode {
+            case .SQLITE_FULL: ("full", "the disk is full (\(sqlite))")
+            case .SQLITE_READONLY, .SQLITE_PERM: ("read-only", "the database cannot be written (\(sqlite))")
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB: ("damaged", "the database file is damaged (\(sqlite))")
+            default: ("failing", "the database cannot be written: \(sqlite)")
+            }
+        self.what = what
+        self.path = path
+    }
+
+    public var description: String { "cannot store \(what): \(reason), at \(path)" }
+
+    public func rpcError(service: String) -> RPCError {
+        RPCError(
+            .storageUnavailable, description + "; nothing was changed, try again once it can be written",
+            service: service)
+    }
+}
