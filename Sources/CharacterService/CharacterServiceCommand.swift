@@ -21,6 +21,11 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-records"), help: Setting.charactersMaxRecords.help)
     var maxRecords: Int?
 
+    @Option(
+        name: .customLong("favorites-database"),
+        help: ArgumentHelp(Setting.favoritesDatabase.help.abstract, valueName: "path"))
+    var favoritesDatabase: String?
+
     public init() {}
 
     public func run() async throws {
@@ -30,6 +35,7 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
             maxListPages: try Setting.charactersMaxListPages.resolveInteger(maxListPages),
             staleWhileRevalidate: try Setting.charactersStaleWhileRevalidate.resolveInteger(staleWhileRevalidate),
             maxRecords: try Setting.charactersMaxRecords.resolveInteger(maxRecords),
+            favoritesPath: favoritesDatabase ?? Setting.favoritesDatabase.value(),
             logger: logger)
         try await ServiceRunner.run(services, logger: logger)
     }

@@ -17,6 +17,10 @@ extension Setting {
             SettingSpec(
                 "The CharacterService's SQLite cache file",
                 default: .described("$XDG_DATA_HOME/rnm/characters.sqlite or ~/.local/share/rnm/characters.sqlite"))
+        case .favoritesDatabase:
+            SettingSpec(
+                "The CharacterService's favorites (user data), apart from the rebuildable cache",
+                default: .described("favorites.sqlite in the folder of RNM_CHARACTERS_DB"))
         case .universitiesDatabase:
             SettingSpec(
                 "The UniversityService's SQLite cache file",

@@ -12,6 +12,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case universitiesSocket = "RNM_UNIVERSITIES_SOCKET"
     case charactersDatabase = "RNM_CHARACTERS_DB"
     case universitiesDatabase = "RNM_UNIVERSITIES_DB"
+    case favoritesDatabase = "RNM_FAVORITES_DB"
     case rickAndMortyURL = "RNM_RICKANDMORTY_URL"
     case universitiesURL = "RNM_UNIVERSITIES_URL"
     case upstreamTimeoutMilliseconds = "RNM_UPSTREAM_TIMEOUT_MS"

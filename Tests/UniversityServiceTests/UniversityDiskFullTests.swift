@@ -32,3 +32,17 @@ struct UniversityDiskFullTests {
         try await harness.stop()
     }
 }
+
+@Suite("UniversityService with a damaged database file", .cleansUp)
+struct UniversityDamagedDatabaseTests {
+    @Test("a file that is not a database: set aside, the service starts and answers")
+    func notADatabase() async throws {
+        let path = temporaryDirectory() + "/universities.sqlite"
+        try Data("this is not SQLite".utf8).write(to: URL(fileURLWithPath: path))
+        let harness = try await UniversityHarness.start(databasePath: path)
+        let health = try await harness.client.call(RPCMethods.universitiesHealth, NoParams(), timeout: .seconds(5))
+        #expect(health.storage?.setAside?.hasPrefix(path + ".damaged-") == true)
+        #expect(try await harness.list("Japan").count > 0)
+        try await harness.stop()
+    }
+}

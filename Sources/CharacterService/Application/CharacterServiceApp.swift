@@ -15,12 +15,13 @@ enum CharacterServiceApp {
     static func build(
         configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
         staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
-        maxRecords: Int = Defaults.charactersMaxRecords,
+        maxRecords: Int = Defaults.charactersMaxRecords, favoritesPath: String? = nil,
         logger: Logger, onListening: (@Sendable () async -> Void)? = nil
     ) throws -> [any Service] {
         let router = try router(
             configuration: configuration, maxListPages: maxListPages,
-            staleWhileRevalidate: staleWhileRevalidate, maxRecords: maxRecords, logger: logger)
+            staleWhileRevalidate: staleWhileRevalidate, maxRecords: maxRecords, favoritesPath: favoritesPath,
+            logger: logger)
         return [configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)]
     }
 
@@ -28,19 +29,29 @@ enum CharacterServiceApp {
     static func router(
         configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
         staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
-        maxRecords: Int = Defaults.charactersMaxRecords,
+        maxRecords: Int = Defaults.charactersMaxRecords, favoritesPath: String? = nil,
         logger: Logger
     ) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
-        let database = try CharacterDatabase(path: configuration.databasePath)
+        let (database, cacheSetAside) = try CharacterDatabase.openSettingAsideDamage(
+            path: configuration.databasePath, logger: logger)
+        let favoritesPath = favoritesPath ?? FavoritesDatabase.path(besideCache: configuration.databasePath)
+        try DefaultPaths.createDirectory(for: favoritesPath)
+        let (favorites, favoritesSetAside) = try FavoritesDatabase.openSettingAsideDamage(
+            path: favoritesPath, logger: logger)
+        try favorites.adopt(from: database)
         let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher(), maxRecords: maxRecords)
         let policy = configuration.makePolicy(staleWhileRevalidate: staleWhileRevalidate, logger: logger) {
             () async throws(UpstreamError) in try await upstream.probe()
         }
+        policy.storage.noteSetAside(cacheSetAside)
+        policy.storage.noteSetAside(favoritesSetAside)
         let catalog = CharacterCatalog(
-            database: database, upstream: upstream, policy: policy, logger: logger, maxFilteredPages: maxListPages)
+            database: database, favoritesDatabase: favorites, upstream: upstream, policy: policy, logger: logger,
+            maxFilteredPages: maxListPages)
         // Finished replies of fresh reads, answered again without the database.
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
+        if let replyCache { favorites.invalidateOnCommit(replyCache) }
         return CharacterRoutes.router(
             catalog: catalog, syncConcurrency: syncConcurrency,
             maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)

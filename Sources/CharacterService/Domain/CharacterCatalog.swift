@@ -20,6 +20,8 @@ typealias PageAnswer = Answer<ListPage>
 /// stored copy). Records, links and details are in `CharacterCatalog+Records.swift`.
 struct CharacterCatalog: Sendable {
     let database: CharacterDatabase
+    /// User data, apart from the cache.
+    let favoritesDatabase: FavoritesDatabase
     let upstream: RickAndMortyAPI
     /// The cache rule and the upstream's health.
     let policy: CachePolicy
@@ -40,7 +42,8 @@ struct CharacterCatalog: Sendable {
     func healthReport() async throws -> ServiceHealth {
         let mirror = try await database.mirror()
         return policy.health.report(
-            service: .characters, upstreamURL: upstream.baseURL, started: started, cache: try await database.counts(),
+            service: .characters, upstreamURL: upstream.baseURL, started: started,
+            cache: try await database.counts().merging(["favorites": try await favoritesDatabase.ids().count]) { $1 },
             mirror: .init(
                 complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
                 records: mirror.map { $0.counts.values.reduce(0, +) } ?? 0),
@@ -53,14 +56,16 @@ struct CharacterCatalog: Sendable {
     func setFavorite(id: Int, _ favorite: Bool) async throws {
         if favorite { _ = try await record(.character, id: id) }
         try await policy.storage.required("the favorite \(id)") {
-            try await database.setFavorite(id: id, favorite, at: Date())
+            try await favoritesDatabase.setFavorite(id: id, favorite, at: Date())
         }
     }
 
-    /// The favorite characters' stored JSON, oldest favorite first.
+    /// The favorite characters' JSON, oldest favorite first: from the cache, the others fetched
+    /// (after the cache was rebuilt, favorites are still there); one the upstream cannot give
+    /// now is left out.
     func favorites() async throws -> [Data] {
-        let ids = try await database.favoriteIDs()
-        let records = try await database.records(.character, ids: ids)
+        let ids = try await favoritesDatabase.ids()
+        let records = try await records(.character, ids: ids).records
         return ids.compactMap { records[$0]?.json }
     }
 

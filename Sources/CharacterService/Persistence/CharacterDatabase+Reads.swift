@@ -125,18 +125,11 @@ extension CharacterDatabase {
         }
     }
 
-    /// Favorite ids, oldest first.
-    func favoriteIDs() async throws -> [Int] {
-        try await pool.read { db in
-            try Int.fetchAll(db, sql: "SELECT id FROM favorite ORDER BY addedAt, id")
-        }
-    }
-
     /// Rows per table, for health.
     func counts() async throws -> [String: Int] {
         try await pool.read { db in
             var counts: [String: Int] = [:]
-            for table in ["character", "location", "episode", "listPage", "image", "favorite"] {
+            for table in ["character", "location", "episode", "listPage", "image"] {
                 counts[table == "listPage" ? "listPages" : table + "s"] =
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
             }

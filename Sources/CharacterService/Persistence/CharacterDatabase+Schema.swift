@@ -47,6 +47,8 @@ extension CharacterDatabase {
                 t.column("bytes", .blob).notNull()
                 t.column("fetchedAt", .double).notNull()
             }
+            // Favorites live in their own file now (FavoritesDatabase); this table stays for
+            // older files, whose favorites move there at start.
             try db.create(table: "favorite") { t in
                 t.primaryKey("id", .integer)
                 t.column("addedAt", .double).notNull()

@@ -13,8 +13,8 @@ struct CharacterDatabase: CacheDatabase {
     // MARK: Writes (one transaction per upstream answer)
 
     /// Stores a fetched list page and its records. Past `maxFilteredPages` pages of filtered
-    /// lists, the least recently used are evicted; unfiltered pages (the mirror), records and
-    /// favorites never are.
+    /// lists, the least recently used are evicted; unfiltered pages (the mirror) and records
+    /// never are.
     func store(
         page: FetchedPage, resource: RecordKind, filterKey: String, number: Int, fetchedAt: Date,
         validator: Validator? = nil, maxFilteredPages: Int = .max
@@ -28,7 +28,8 @@ struct CharacterDatabase: CacheDatabase {
                     lastModified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(resource, filterKey, page) \
                     DO UPDATE SET ids = excluded.ids, count = excluded.count, pages = excluded.pages, \
                     fetchedAt = excluded.fetchedAt, usedAt = excluded.usedAt, etag = excluded.etag, \
-                    lastModified = excluded.lastModified WHERE \(CopyOrder.replaces("excluded.fetchedAt", storedIn: "listPage"))
+                    lastModified = excluded.lastModified \
+                    WHERE \(CopyOrder.replaces("excluded.fetchedAt", storedIn: "listPage"))
                     """,
                 arguments: StatementArguments(
                     [
@@ -119,18 +120,6 @@ struct CharacterDatabase: CacheDatabase {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO image (id, contentType, bytes, fetchedAt) VALUES (?, ?, ?, ?)",
                 arguments: [id, contentType, bytes, fetchedAt.timeIntervalSince1970])
-        }
-    }
-
-    func setFavorite(id: Int, _ favorite: Bool, at date: Date) async throws {
-        try await pool.write { db in
-            if favorite {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO favorite (id, addedAt) VALUES (?, ?)",
-                    arguments: [id, date.timeIntervalSince1970])
-            } else {
-                try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [id])
-            }
         }
     }
 }

@@ -91,8 +91,10 @@ struct RickAndMortyAPI: Sendable {
         let size = RecordKind.pageSize
         guard info.count >= 0, info.count <= maxRecords else {
             throw .badPayload(
-                "a page of \(resource.plural) claims \(info.count) of them, over RNM_CHARACTERS_MAX_RECORDS (\(maxRecords))"
-            )
+                """
+                a page of \(resource.plural) claims \(info.count) of them, over RNM_CHARACTERS_MAX_RECORDS \
+                (\(maxRecords))
+                """)
         }
         let pages = (info.count + size - 1) / size
         guard info.pages == pages, records <= size else {

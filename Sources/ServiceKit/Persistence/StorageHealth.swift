@@ -60,8 +60,9 @@ public final class StorageHealth: Sendable {
     }
 
     /// Says, from now on, that a damaged file was moved to `path` at start.
-    public func noteSetAside(_ path: String) {
-        state.withLock { $0.setAside = path }
+    public func noteSetAside(_ path: String?) {
+        guard let path else { return }
+        state.withLock { $0.setAside = [$0.setAside, path].compactMap { $0 }.joined(separator: ", ") }
     }
 
     /// For `*.health`.

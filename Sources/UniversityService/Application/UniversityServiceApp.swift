@@ -20,11 +20,13 @@ enum UniversityServiceApp {
     /// The service's methods over its database and upstream (the route table's test reads them).
     static func router(configuration: CachingServiceConfiguration, logger: Logger) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
-        let database = try UniversityDatabase(path: configuration.databasePath)
+        let (database, setAside) = try UniversityDatabase.openSettingAsideDamage(
+            path: configuration.databasePath, logger: logger)
         let upstream = HipoUpstream(fetcher: configuration.makeFetcher())
         let policy = configuration.makePolicy(logger: logger) { () async throws(UpstreamError) in
             try await upstream.probe()
         }
+        policy.storage.noteSetAside(setAside)
         let catalog = UniversityCatalog(database: database, upstream: upstream, policy: policy, logger: logger)
         // Finished replies of fresh reads, answered again without the database.
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
