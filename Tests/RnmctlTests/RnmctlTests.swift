@@ -72,6 +72,11 @@ struct RnmctlTests {
         #expect(try await system.rnmctl("favorites", "remove", "3").stdout.contains("not a favorite"))
         let universities = try await system.rnmctl("universities", "list", "--wide")
         #expect(universities.stdout.contains("37 universities in United Arab Emirates"))
+        // At 40 columns a long name wraps; its continuation is indented, never a row of its own.
+        let narrow = try await system.rnmctl("universities", "list").stdout.split(separator: "\n")
+        let first = try #require(narrow.firstIndex { $0.hasPrefix("Mohamed bin Zayed University") })
+        #expect(narrow[first + 1].hasPrefix("  ") && !narrow[first + 1].hasPrefix("   "), "\(narrow[first + 1])")
+        #expect(narrow.allSatisfy { $0.count <= 40 })
         #expect(universities.stdout.contains("Mohamed bin Zayed University of Artificial Intelligence (MBZUAI)"))
         let university = try await system.rnmctl("universities", "show", "khalifa university")
         #expect(university.stdout.contains("Khalifa University") && university.stdout.contains("Domains:"))
@@ -123,6 +128,11 @@ struct RnmctlTests {
             notice.first?.contains("offline") == true && notice.first?.contains("cached at") == true
                 && notice.first?.contains("503") == true)
         #expect(output.stdout.contains("Rick Sanchez"))
+        // With --json, the one JSON document says it, and stderr stays empty.
+        let json = try await system.rnmctl("characters", "list", "--json")
+        #expect(json.status == 0 && json.stderr.isEmpty, "\(json.stderr)")
+        let page = try JSONDecoder().decode(Fresh<Page<Character>>.self, from: Data(json.stdout.utf8))
+        #expect(page.freshness.stale && page.freshness.upstreamError?.contains("503") == true)
         try await system.stop()
     }
 

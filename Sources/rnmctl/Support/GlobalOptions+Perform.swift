@@ -9,7 +9,7 @@ import RnmAPI
 
 extension GlobalOptions {
     /// Calls `method` through the Gateway. With `--json` the result object is printed as it
-    /// came; otherwise it is handed to `render`. A stale answer gets a one-line notice on
+    /// came; otherwise it is handed to `render`, and a stale answer gets a one-line notice on
     /// stderr. Failures become a message and an exit code.
     /// With `printsResultJSON` false, `--json` still makes failures JSON but the result goes to
     /// `render` (which prints its own summary).
@@ -23,7 +23,9 @@ extension GlobalOptions {
             let reply = try await withGateway { client in
                 try await client.callReturningJSON(method, params, timeout: deadline, onProgress: onProgress)
             }
-            if let freshness = (reply.value as? any FreshnessCarrying)?.freshness, freshness.stale {
+            // With --json the result itself says so (`stale`, `upstreamError`, `fetchedAt`): a
+            // program reading it gets one JSON document and nothing else.
+            if !json, let freshness = (reply.value as? any FreshnessCarrying)?.freshness, freshness.stale {
                 Terminal.printError(
                     Terminal.warning(
                         """

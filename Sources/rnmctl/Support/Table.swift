@@ -27,6 +27,9 @@ struct Table {
     }
 
     static let gap = 2
+    /// A wrapped value's continuation lines start this far in: the rest of a university's
+    /// name must not read as a university of its own.
+    static let continuationIndent = 2
     /// Values longer than this wrap before a column is left out to make room for them.
     static let wrapsBefore = 30
 
@@ -41,11 +44,13 @@ struct Table {
             shown.reduce(0) { $0 + widths[$1] } + Self.gap * max(0, shown.count - 1)
         }
         if let width, !wide {
-            // The narrowest a column goes: its longest word (a value is wrapped, never cut).
+            // The narrowest a column goes: its longest word, indented when it may continue a
+            // line (a value is wrapped, never cut).
             let floors = columns.indices.map { index in
                 rows.reduce(columns[index].header.count) { floor, row in
                     guard row.indices.contains(index) else { return floor }
-                    return max(floor, row[index].split(separator: " ").map(\.count).max() ?? 0)
+                    let words = row[index].split(separator: " ").map(\.count)
+                    return max(floor, (words.max() ?? 0) + (words.count > 1 ? Self.continuationIndent : 0))
                 }
             }
             // Leave out the least important columns while the table does not fit even with its
@@ -97,20 +102,22 @@ struct Table {
         return text
     }
 
-    /// `text` in lines of at most `width` characters, broken at spaces only (a word longer
-    /// than `width` gets a line of its own, whole).
+    /// `text` in lines of at most `width` characters, broken at spaces only, the lines after
+    /// the first indented by ``continuationIndent`` (a word longer than the room gets a line of
+    /// its own, whole).
     static func wrap(_ text: String, width: Int) -> [String] {
         guard text.count > width, width > 0 else { return [text] }
+        let indent = String(repeating: " ", count: continuationIndent)
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if current.isEmpty {
-                current = String(word)
+            if current.isEmpty || current == indent {
+                current += word
             } else if current.count + 1 + word.count <= width {
                 current += " " + word
             } else {
                 lines.append(current)
-                current = String(word)
+                current = indent + word
             }
         }
         lines.append(current)
