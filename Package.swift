@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // Hummingbird's HTTP field types, which the HTTP front names itself.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Hummingbird's HTTP parts (NIOHTTPTypes), for the HTTPGateway's connection handlers.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         // The HTTP front's `/graphql`: the schema in Graphiti, parsed, validated and run by GraphQL.
         .package(url: "https://github.com/GraphQLSwift/Graphiti", exact: "3.1.0"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
@@ -136,6 +138,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "Messaging",
                 "RnmAPI",

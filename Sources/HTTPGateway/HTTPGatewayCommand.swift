@@ -34,6 +34,15 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout-ms"), help: Setting.httpIdleTimeoutMilliseconds.help)
     var idleTimeout: Int?
 
+    @Option(name: .customLong("send-timeout-ms"), help: Setting.httpSendTimeoutMilliseconds.help)
+    var sendTimeout: Int?
+
+    @Option(name: .customLong("max-connections"), help: Setting.httpMaxConnections.help)
+    var maxConnections: Int?
+
+    @Option(name: .customLong("max-connections-per-client"), help: Setting.httpMaxConnectionsPerClient.help)
+    var maxConnectionsPerClient: Int?
+
     @Option(name: .customLong("cache-ms"), help: Setting.httpCacheMilliseconds.help)
     var cacheMilliseconds: Int?
 
@@ -61,6 +70,9 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(maxURLBytes),
             maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(maxHeaderBytes),
             idleTimeout: .milliseconds(try Setting.httpIdleTimeoutMilliseconds.resolveInteger(idleTimeout)),
+            sendTimeout: .milliseconds(try Setting.httpSendTimeoutMilliseconds.resolveInteger(sendTimeout)),
+            maxConnections: try Setting.httpMaxConnections.resolveInteger(maxConnections),
+            maxConnectionsPerClient: try Setting.httpMaxConnectionsPerClient.resolveInteger(maxConnectionsPerClient),
             maxFrameBytes: try common.resolvedMaxFrameBytes(),
             cacheTTL: .milliseconds(try Setting.httpCacheMilliseconds.resolveInteger(cacheMilliseconds)),
             cacheBytes: try Setting.httpCacheBytes.resolveInteger(cacheBytes),

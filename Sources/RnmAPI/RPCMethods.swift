@@ -66,6 +66,21 @@ public enum RPCMethods {
         gatewayHealth.route,
     ]
 
+    /// Each method's row of the table, by name.
+    private static let routes: [String: RPCRoute] = Dictionary(all.map { ($0.name, $0) }) { first, _ in first }
+
+    /// The row of the method named `name`, if the table has one.
+    public static func route(named name: String) -> RPCRoute? { routes[name] }
+
+    /// The smallest params cap of the table: params under it need no look-up (the Gateway's
+    /// hot path, where requests are tens of bytes).
+    public static let smallestMaxParamsBytes = min(RPCRoute.defaultMaxParamsBytes, all.map(\.maxParamsBytes).min() ?? 0)
+
+    /// The params cap of the method named `name` (a method the table lacks gets the default).
+    public static func maxParamsBytes(of name: String) -> Int {
+        route(named: name)?.maxParamsBytes ?? RPCRoute.defaultMaxParamsBytes
+    }
+
     /// The service answering each method prefix (`characters`, `locations`, …), from the table.
     private static let owners: [Substring: ServiceName] = Dictionary(
         all.map { ($0.prefix, ServiceName(rawValue: $0.owner)!) }, uniquingKeysWith: { first, _ in first })
@@ -88,7 +103,7 @@ public enum RPCMethods {
 
 extension RPCMethod {
     /// A method answered by `owner`.
-    public init(_ name: String, _ owner: ServiceName) {
-        self.init(name, owner: owner.rawValue)
+    public init(_ name: String, _ owner: ServiceName, maxParamsBytes: Int = RPCRoute.defaultMaxParamsBytes) {
+        self.init(name, owner: owner.rawValue, maxParamsBytes: maxParamsBytes)
     }
 }

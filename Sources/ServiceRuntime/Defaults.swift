@@ -21,6 +21,7 @@ public enum Defaults {
     public static var charactersStaleWhileRevalidate: Int { Setting.charactersStaleWhileRevalidate.integerDefault() }
     public static var charactersMaxListPages: Int { Setting.charactersMaxListPages.integerDefault() }
     public static var charactersMaxRecords: Int { Setting.charactersMaxRecords.integerDefault() }
+    public static var upstreamMaxConnections: Int { Setting.upstreamMaxConnections.integerDefault() }
     public static var replyCacheBytes: Int { Setting.replyCacheBytes.integerDefault() }
     public static var requestTimeoutMilliseconds: Int { Setting.requestTimeoutMilliseconds.integerDefault() }
     public static var frameTimeoutMilliseconds: Int { Setting.frameTimeoutMilliseconds.integerDefault() }
@@ -29,6 +30,9 @@ public enum Defaults {
     public static var httpMaxURLBytes: Int { Setting.httpMaxURLBytes.integerDefault() }
     public static var httpMaxHeaderBytes: Int { Setting.httpMaxHeaderBytes.integerDefault() }
     public static var httpIdleTimeoutMilliseconds: Int { Setting.httpIdleTimeoutMilliseconds.integerDefault() }
+    public static var httpSendTimeoutMilliseconds: Int { Setting.httpSendTimeoutMilliseconds.integerDefault() }
+    public static var httpMaxConnections: Int { Setting.httpMaxConnections.integerDefault() }
+    public static var httpMaxConnectionsPerClient: Int { Setting.httpMaxConnectionsPerClient.integerDefault() }
     public static var httpCacheMilliseconds: Int { Setting.httpCacheMilliseconds.integerDefault() }
     public static var httpCacheBytes: Int { Setting.httpCacheBytes.integerDefault() }
     public static var graphqlMaxQueryBytes: Int { Setting.graphqlMaxQueryBytes.integerDefault() }

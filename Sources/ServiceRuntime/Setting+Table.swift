@@ -91,6 +91,11 @@ extension Setting {
             SettingSpec(
                 "Largest upstream response body, in bytes", default: .integer(16 * 1_048_576),
                 range: 65_536...Int(Int32.max))
+        case .upstreamMaxConnections:
+            // libcurl's default is 6 per host; a burst of cold reads then queued past deadlines.
+            SettingSpec(
+                "Connections a service keeps to its upstream at once; a request waits up to its timeout for one",
+                default: .integer(32), range: 1...1024)
         case .charactersMaxListPages:
             SettingSpec(
                 "Cached pages of filtered lists kept, least recently used evicted", default: .integer(5000),
@@ -124,6 +129,20 @@ extension Setting {
             SettingSpec(
                 "An idle keep-alive connection is closed after it, in ms", default: .integer(60000),
                 range: 100...3_600_000)
+        case .httpSendTimeoutMilliseconds:
+            SettingSpec(
+                "A client that reads nothing of an answer for this long is disconnected, in ms",
+                default: .integer(30000), range: 100...3_600_000)
+        case .httpMaxConnections:
+            // Well under a container's usual 1,048,576 descriptors, and the kernel's somaxconn.
+            SettingSpec(
+                "Open HTTP connections in all; past it a new one is answered 503 and closed",
+                default: .integer(4096), range: 1...1_000_000)
+        case .httpMaxConnectionsPerClient:
+            // A browser opens 6 per host; an app behind one NAT address a few dozen.
+            SettingSpec(
+                "Open HTTP connections from one client address; past it a new one is answered 503 and closed",
+                default: .integer(64), range: 1...1_000_000)
         case .httpCacheMilliseconds:
             SettingSpec(
                 "How long an answer fresh from rnm's cache is answered again from memory, in ms; 0 turns it off",

@@ -33,6 +33,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case maxParamBytes = "RNM_MAX_PARAM_BYTES"
     /// The largest upstream response body a service accepts, in bytes.
     case upstreamMaxBytes = "RNM_UPSTREAM_MAX_BYTES"
+    /// Connections a service keeps open to its upstream at once.
+    case upstreamMaxConnections = "RNM_UPSTREAM_MAX_CONNECTIONS"
     /// The longest wait between probes of a failing upstream.
     case upstreamRetryMaxMilliseconds = "RNM_UPSTREAM_RETRY_MAX_MS"
     /// The longest `Retry-After` a service obeys.
@@ -58,6 +60,12 @@ public enum Setting: String, CaseIterable, Sendable {
     case httpMaxHeaderBytes = "RNM_HTTP_MAX_HEADER_BYTES"
     /// How long an idle HTTP connection stays open.
     case httpIdleTimeoutMilliseconds = "RNM_HTTP_IDLE_TIMEOUT_MS"
+    /// A client that reads nothing of an answer for this long is disconnected.
+    case httpSendTimeoutMilliseconds = "RNM_HTTP_SEND_TIMEOUT_MS"
+    /// Open HTTP connections, in all.
+    case httpMaxConnections = "RNM_HTTP_MAX_CONNECTIONS"
+    /// Open HTTP connections from one client address.
+    case httpMaxConnectionsPerClient = "RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT"
     /// How long the HTTPGateway answers a fresh cached answer again from memory (0: never).
     case httpCacheMilliseconds = "RNM_HTTP_CACHE_MS"
     /// The most bytes of answers the HTTPGateway keeps in memory.

@@ -18,7 +18,7 @@ struct CharacterHarness {
 
     static func start(
         maxAge: Int = 600, upstream existing: (TestUpstream, RickAndMortyFixtures)? = nil,
-        databasePath: String? = nil
+        databasePath: String? = nil, upstreamMaxConnections: Int = Defaults.upstreamMaxConnections
     ) async throws -> CharacterHarness {
         bypassProxies()
         let fixtures = existing?.1 ?? RickAndMortyFixtures()
@@ -29,7 +29,8 @@ struct CharacterHarness {
             databasePath: databasePath ?? directory + "/characters.sqlite",
             upstreamURL: upstream.baseURL + "/api",
             upstreamTimeoutMilliseconds: 5000,  // wide: the whole suite starts at once on two cores
-            maxAgeSeconds: maxAge
+            maxAgeSeconds: maxAge,
+            upstreamMaxConnections: upstreamMaxConnections
         )
         let server = try await RunningServer.start(socketPath: configuration.socketPath) { onListening in
             try CharacterServiceApp.build(configuration: configuration, logger: testLogger(), onListening: onListening)

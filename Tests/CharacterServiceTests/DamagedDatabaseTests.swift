@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServiceKit
 import Messaging
 import RnmAPI
 import TestSupport
@@ -99,5 +100,20 @@ struct DamagedDatabaseTests {
             "favorites.sqlite")
         #expect(FileManager.default.fileExists(atPath: favoritesFile.path))
         try await harness.stop()
+    }
+}
+
+@Suite("CharacterService's favorites file", .cleansUp)
+struct FavoritesFileTests {
+    @Test("the favorites file cannot be the cache file itself (adopting would empty it)")
+    func notTheCache() throws {
+        let directory = temporaryDirectory()
+        let configuration = CachingServiceConfiguration(
+            socketPath: directory + "/c.sock", databasePath: directory + "/characters.sqlite",
+            upstreamURL: "http://127.0.0.1:9/api", maxAgeSeconds: 600)
+        #expect(throws: (any Error).self) {
+            _ = try CharacterServiceApp.router(
+                configuration: configuration, favoritesPath: directory + "/./characters.sqlite", logger: testLogger())
+        }
     }
 }

@@ -36,9 +36,9 @@ struct DiskFullTests {
         // Space again: the next fetch is kept, health is ok, the favorite is taken.
         try disk.free()
         _ = try await harness.call(RPCMethods.charactersList, .init(page: 3))
+        _ = try await harness.call(RPCMethods.favoritesAdd, .init(id: 1))
         let healed = try await harness.call(RPCMethods.charactersHealth, NoParams())
         #expect(healed.status == "ok" && healed.storage?.state == "ok")
-        _ = try await harness.call(RPCMethods.favoritesAdd, .init(id: 1))
         #expect(try await harness.call(RPCMethods.favoritesList, NoParams()).items.map(\.id) == [1])
         try await harness.stop()
     }

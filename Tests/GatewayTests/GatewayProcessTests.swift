@@ -22,7 +22,8 @@ struct GatewayProcessTests {
             let directory = temporaryDirectory()
             let universities = try startUniversities(directory: directory, upstream: upstream)
             let characters = try ChildProcess(
-                "CharacterService", arguments: ["--socket", directory + "/characters.sock"])
+                "CharacterService",
+                arguments: ["--socket", directory + "/characters.sock", "--database", directory + "/characters.sqlite"])
             try await waitUntil(10, "service sockets") {
                 FileManager.default.fileExists(atPath: directory + "/universities.sock")
                     && FileManager.default.fileExists(atPath: directory + "/characters.sock")

@@ -138,6 +138,24 @@ struct GatewayRoutingTests {
         try await harness.stop()
     }
 
+    @Test("params padded past the method's cap are refused by the Gateway (-32602), never forwarded")
+    func paramsCap() async throws {
+        let started = Recorder<String>()
+        let harness = try await GatewayHarness.start(started: started)
+        let raw = try await RawConnection(socketPath: harness.gateway.socketPath)
+        let padding = String(repeating: "x", count: 100_000)
+        try await raw.send(#"{"jsonrpc":"2.0","id":1,"method":"characters.get","params":{"id":1,"pad":"\#(padding)"}}"#)
+        let refused = try #require(try await raw.next())
+        #expect(refused.rpcError?.code == .invalidParams)
+        #expect(refused.rpcError?.message.contains("characters.get accepts at most 16384") == true)
+        // The link and the connection carry on; the padded request never reached the service.
+        try await raw.send(#"{"jsonrpc":"2.0","id":2,"method":"characters.slow","params":{"ms":1}}"#)
+        #expect(try #require(try await raw.next()).result != nil)
+        #expect(started.values.count == 1)
+        raw.close()
+        try await harness.stop()
+    }
+
     @Test("past the overall in-flight limit, requests from any client get -32005")
     func overloadOverall() async throws {
         let started = Recorder<String>()

@@ -26,10 +26,11 @@ struct RunningHTTPGateway {
     }
 
     func get(
-        _ target: String, method: String = "GET", headers: [(String, String)] = [], body: [UInt8]? = nil
+        _ target: String, method: String = "GET", headers: [(String, String)] = [], body: [UInt8]? = nil,
+        from source: String? = nil
     ) async throws -> HTTPProbeResponse {
         try await HTTPProbe.request(
-            port: port, method: .init(rawValue: method), target: target, headers: headers, body: body)
+            port: port, method: .init(rawValue: method), target: target, headers: headers, body: body, from: source)
     }
 }
 

@@ -45,7 +45,10 @@ extension FaultSuite {
             "a request of exactly the frame limit that re-labelling would push over is refused alone; the link survives"
         )
         func relabelledMaximalFrame() async throws {
-            try await RnmSystem.with { system in
+            // Frames of 12 KiB: a request filling one has params under the methods' 16 KiB cap
+            // (which refuses larger padding first, -32602), so re-labelling is what it meets.
+            let frameBytes = 12_288
+            try await RnmSystem.with(settings: ["RNM_MAX_FRAME_BYTES": String(frameBytes)]) { system in
                 let client = try await system.connect()
                 // Give the Gateway's ids towards the service two digits.
                 for id in 1...12 { _ = try await client.call(RPCMethods.charactersGet, IDParams(id: id)) }
@@ -57,7 +60,7 @@ extension FaultSuite {
                 let attacker = try await RawConnection(socketPath: system.gatewaySocket)
                 let head = #"{"jsonrpc":"2.0","id":1,"method":"characters.get","params":{"id":1,"pad":""#
                 let tail = #""}}"#
-                let pad = String(repeating: "x", count: Defaults.maxFrameBytes - head.utf8.count - tail.utf8.count)
+                let pad = String(repeating: "x", count: frameBytes - head.utf8.count - tail.utf8.count)
                 try await attacker.send(head + pad + tail)
                 let reply = try await attacker.next(seconds: 10)
                 #expect(reply?.errorCode == RPCError.Code.tooLarge.rawValue, "\(String(describing: reply?.rpcError))")

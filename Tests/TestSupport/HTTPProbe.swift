@@ -21,10 +21,14 @@ public struct HTTPProbeResponse: Sendable {
 public enum HTTPProbe {
     public static func request(
         port: Int, method: HTTPMethod = .GET, target: String, headers: [(String, String)] = [],
-        body: [UInt8]? = nil, timeout: TimeAmount = .seconds(10)
+        body: [UInt8]? = nil, timeout: TimeAmount = .seconds(10), from source: String? = nil
     ) async throws -> HTTPProbeResponse {
         let promise = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: HTTPProbeResponse.self)
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        // Another client address of 127.0.0.0/8 (the server sees a different client).
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel =
+            try await bootstrap
             .connectTimeout(timeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -35,20 +35,30 @@ enum CharacterServiceApp {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let (database, cacheSetAside) = try CharacterDatabase.openSettingAsideDamage(
             path: configuration.databasePath, logger: logger)
-        let favoritesPath = favoritesPath ?? FavoritesDatabase.path(besideCache: configuration.databasePath)
+        let favoritesPath = try FavoritesDatabase.checkedPath(
+            favoritesPath ?? FavoritesDatabase.path(besideCache: configuration.databasePath),
+            cachePath: configuration.databasePath)
         try DefaultPaths.createDirectory(for: favoritesPath)
         let (favorites, favoritesSetAside) = try FavoritesDatabase.openSettingAsideDamage(
             path: favoritesPath, logger: logger)
         try favorites.adopt(from: database)
+        if let cacheSetAside {
+            do {
+                try favorites.adopt(fromSetAside: cacheSetAside)
+            } catch {
+                logger.warning("favorites in the damaged cache \(cacheSetAside) could not be read: \(error)")
+            }
+        }
         let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher(), maxRecords: maxRecords)
         let policy = configuration.makePolicy(staleWhileRevalidate: staleWhileRevalidate, logger: logger) {
             () async throws(UpstreamError) in try await upstream.probe()
         }
         policy.storage.noteSetAside(cacheSetAside)
-        policy.storage.noteSetAside(favoritesSetAside)
+        let favoritesStorage = StorageHealth(path: favoritesPath, logger: logger)
+        favoritesStorage.noteSetAside(favoritesSetAside)
         let catalog = CharacterCatalog(
-            database: database, favoritesDatabase: favorites, upstream: upstream, policy: policy, logger: logger,
-            maxFilteredPages: maxListPages)
+            database: database, favoritesDatabase: favorites, favoritesStorage: favoritesStorage, upstream: upstream,
+            policy: policy, logger: logger, maxFilteredPages: maxListPages)
         // Finished replies of fresh reads, answered again without the database.
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
         if let replyCache { favorites.invalidateOnCommit(replyCache) }

@@ -20,8 +20,9 @@ typealias PageAnswer = Answer<ListPage>
 /// stored copy). Records, links and details are in `CharacterCatalog+Records.swift`.
 struct CharacterCatalog: Sendable {
     let database: CharacterDatabase
-    /// User data, apart from the cache.
+    /// User data, apart from the cache, with its own record of failed writes.
     let favoritesDatabase: FavoritesDatabase
+    let favoritesStorage: StorageHealth
     let upstream: RickAndMortyAPI
     /// The cache rule and the upstream's health.
     let policy: CachePolicy
@@ -47,7 +48,7 @@ struct CharacterCatalog: Sendable {
             mirror: .init(
                 complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
                 records: mirror.map { $0.counts.values.reduce(0, +) } ?? 0),
-            storage: policy.storage.report)
+            storage: StorageHealth.report([policy.storage, favoritesStorage]))
     }
 
     // MARK: Favorites
@@ -55,7 +56,7 @@ struct CharacterCatalog: Sendable {
     /// Marks character `id` a favorite (it must exist: it is fetched if not cached) or not.
     func setFavorite(id: Int, _ favorite: Bool) async throws {
         if favorite { _ = try await record(.character, id: id) }
-        try await policy.storage.required("the favorite \(id)") {
+        try await favoritesStorage.required("the favorite \(id)") {
             try await favoritesDatabase.setFavorite(id: id, favorite, at: Date())
         }
     }
@@ -65,7 +66,12 @@ struct CharacterCatalog: Sendable {
     /// now is left out.
     func favorites() async throws -> [Data] {
         let ids = try await favoritesDatabase.ids()
-        let records = try await records(.character, ids: ids).records
+        let records: [Int: StoredRecord]
+        do {
+            records = try await self.records(.character, ids: ids).records
+        } catch {
+            records = try await database.records(.character, ids: ids)
+        }
         return ids.compactMap { records[$0]?.json }
     }
 

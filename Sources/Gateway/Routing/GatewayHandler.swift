@@ -91,6 +91,23 @@ final class GatewayHandler: RPCHandler {
             return
         }
         let envelope = request.envelope
+        // A request the size of what it asks: padding is refused here, before it takes a
+        // share of the service link's buffer (the service never reads it).
+        if let params = envelope.paramsRange, params.count > RPCMethods.smallestMaxParamsBytes,
+            case let maxParamsBytes = RPCMethods.maxParamsBytes(of: request.method), params.count > maxParamsBytes
+        {
+            inFlight.wrappingSubtract(1, ordering: .relaxed)
+            reply(
+                .failure(
+                    RPCError(
+                        .invalidParams,
+                        """
+                        invalid params: \(params.count) bytes; \(RPCError.excerpt(request.method)) accepts at \
+                        most \(maxParamsBytes)
+                        """,
+                        service: ServiceName.gateway)))
+            return
+        }
         let clientID = envelope.rawID
         var onProgress: RPCClient.ProgressHandler?
         if let clientID {

@@ -20,6 +20,9 @@ struct HTTPGatewayConfiguration: Sendable {
     var maxURLBytes: Int = Defaults.httpMaxURLBytes
     var maxHeaderBytes: Int = Defaults.httpMaxHeaderBytes
     var idleTimeout: Duration = .milliseconds(Defaults.httpIdleTimeoutMilliseconds)
+    var sendTimeout: Duration = .milliseconds(Defaults.httpSendTimeoutMilliseconds)
+    var maxConnections: Int = Defaults.httpMaxConnections
+    var maxConnectionsPerClient: Int = Defaults.httpMaxConnectionsPerClient
     var maxFrameBytes: Int = Defaults.maxFrameBytes
     /// The micro-cache of fresh answers (``ResponseCache``).
     var cacheTTL: Duration = .milliseconds(Defaults.httpCacheMilliseconds)
@@ -63,7 +66,11 @@ enum HTTPGatewayApp {
                 documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
             cache: cache)
+        let gate = ConnectionGate(
+            maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
+        let sendTimeout = TimeAmount(configuration.sendTimeout)
         let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionLimitHandler(gate: gate), SendTimeoutHandler(timeout: sendTimeout)],
             idleTimeout: TimeAmount(configuration.idleTimeout),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)

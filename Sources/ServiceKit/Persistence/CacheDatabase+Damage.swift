@@ -55,10 +55,20 @@ extension CacheDatabase {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let aside = path + ".damaged-" + formatter.string(from: Date())
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+        var aside = path + ".damaged-" + formatter.string(from: Date())
+        // Two damaged files in one second (bounded: a name is found long before).
+        for number in 2...1000 where ["", "-wal", "-shm"].contains(where: { exists(aside + $0) }) {
+            aside = path + ".damaged-" + formatter.string(from: Date()) + "-\(number)"
+        }
+        // The journal first: SQLite deletes a `-wal` it finds beside an empty database, so the
+        // main file is moved last, once its journal is safe.
+        for suffix in ["-wal", "-shm", ""] where exists(path + suffix) {
             try FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
         }
         return aside
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
     }
 }

@@ -28,9 +28,18 @@ public struct StorageFailure: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String { "cannot store \(what): \(reason), at \(path)" }
 
+    /// Whether `error` says the database cannot be written (the disk, the file), rather than a
+    /// mistake in a statement, which is a bug and stays one (-32603, logged).
+    static func isStorage(_ error: DatabaseError) -> Bool {
+        [
+            .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_CORRUPT, .SQLITE_NOTADB,
+            .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN,
+        ].contains(error.resultCode)
+    }
+
     public func rpcError(service: String) -> RPCError {
         RPCError(
-            .storageUnavailable, description + "; nothing was changed, try again once it can be written",
+            .storageUnavailable, description + "; try again once it can be written",
             service: service)
     }
 }

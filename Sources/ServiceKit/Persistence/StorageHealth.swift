@@ -40,7 +40,7 @@ public final class StorageHealth: Sendable {
         do {
             try await write()
             recordSuccess()
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where StorageFailure.isStorage(error) {
             let failure = record(error, storing: what())
             logger.warning("not stored: \(failure.what): \(failure.reason) (\(path)); answered all the same")
         }
@@ -52,7 +52,7 @@ public final class StorageHealth: Sendable {
             let value = try await write()
             recordSuccess()
             return value
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where StorageFailure.isStorage(error) {
             let failure = record(error, storing: what())
             logger.error("\(failure.what) failed: \(failure.reason) (\(path))")
             throw failure
@@ -63,6 +63,20 @@ public final class StorageHealth: Sendable {
     public func noteSetAside(_ path: String?) {
         guard let path else { return }
         state.withLock { $0.setAside = [$0.setAside, path].compactMap { $0 }.joined(separator: ", ") }
+    }
+
+    /// For `*.health`: several databases (a cache, the favorites) as one, the first failing
+    /// one's state and reason first.
+    public static func report(_ healths: [StorageHealth]) -> ServiceHealth.Storage {
+        let reports = healths.map(\.report)
+        var combined =
+            reports.first { $0.state != "ok" } ?? reports.first
+            ?? .init(
+                state: "ok", lastError: nil, failingSince: nil, failedWrites: 0, setAside: nil)
+        combined.failedWrites = reports.reduce(0) { $0 + $1.failedWrites }
+        let setAside = reports.compactMap(\.setAside)
+        combined.setAside = setAside.isEmpty ? nil : setAside.joined(separator: ", ")
+        return combined
     }
 
     /// For `*.health`.

@@ -9,7 +9,8 @@ extension CachingServiceConfiguration {
     /// The upstream fetcher: the configured base only, with its timeout and body limit.
     public func makeFetcher() -> URLSessionFetcher {
         URLSessionFetcher(
-            baseURL: upstreamURL, timeoutMilliseconds: upstreamTimeoutMilliseconds, maxBodyBytes: upstreamMaxBytes)
+            baseURL: upstreamURL, timeoutMilliseconds: upstreamTimeoutMilliseconds, maxBodyBytes: upstreamMaxBytes,
+            maxConnections: upstreamMaxConnections)
     }
 
     /// The cache rule (the max age, and `staleWhileRevalidate` seconds past it) with the

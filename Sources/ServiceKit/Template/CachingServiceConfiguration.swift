@@ -13,6 +13,8 @@ public struct CachingServiceConfiguration: Sendable {
     public var maxParamBytes: Int
     /// The largest upstream body (`RNM_UPSTREAM_MAX_BYTES`).
     public var upstreamMaxBytes: Int
+    /// Connections to the upstream at once (`RNM_UPSTREAM_MAX_CONNECTIONS`).
+    public var upstreamMaxConnections: Int
     /// Bytes of finished replies kept (`RNM_REPLY_CACHE_BYTES`; 0 turns the reply cache off).
     public var replyCacheBytes: Int
     public var limits: ServerLimits
@@ -27,8 +29,10 @@ public struct CachingServiceConfiguration: Sendable {
         maxParamBytes: Int = Defaults.maxParamBytes, upstreamMaxBytes: Int = Defaults.upstreamMaxBytes,
         replyCacheBytes: Int = Defaults.replyCacheBytes, limits: ServerLimits = ServerLimits(),
         retryMaxMilliseconds: Int = Defaults.upstreamRetryMaxMilliseconds,
-        retryAfterMaxMilliseconds: Int = Defaults.upstreamRetryAfterMaxMilliseconds
+        retryAfterMaxMilliseconds: Int = Defaults.upstreamRetryAfterMaxMilliseconds,
+        upstreamMaxConnections: Int = Defaults.upstreamMaxConnections
     ) {
+        self.upstreamMaxConnections = upstreamMaxConnections
         self.socketPath = socketPath
         self.databasePath = databasePath
         self.upstreamURL = upstreamURL

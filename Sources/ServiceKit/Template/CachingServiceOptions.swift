@@ -26,6 +26,9 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
     @Option(name: .customLong("upstream-max-bytes"), help: Setting.upstreamMaxBytes.help)
     var upstreamMaxBytes: Int?
 
+    @Option(name: .customLong("upstream-max-connections"), help: Setting.upstreamMaxConnections.help)
+    var upstreamMaxConnections: Int?
+
     @Option(name: .customLong("upstream-retry-max-ms"), help: Setting.upstreamRetryMaxMilliseconds.help)
     var retryMax: Int?
 
@@ -54,7 +57,8 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
             replyCacheBytes: try Setting.replyCacheBytes.resolveInteger(replyCacheBytes),
             limits: try common.resolvedServerLimits(in: .service),
             retryMaxMilliseconds: try Setting.upstreamRetryMaxMilliseconds.resolveInteger(retryMax),
-            retryAfterMaxMilliseconds: try Setting.upstreamRetryAfterMaxMilliseconds.resolveInteger(retryAfterMax)
+            retryAfterMaxMilliseconds: try Setting.upstreamRetryAfterMaxMilliseconds.resolveInteger(retryAfterMax),
+            upstreamMaxConnections: try Setting.upstreamMaxConnections.resolveInteger(upstreamMaxConnections)
         )
     }
 }

@@ -19,12 +19,18 @@ public final class URLSessionFetcher: Sendable {
     private let timeoutMilliseconds: Int
     private let session: URLSession
     private let transfers: UpstreamTransfers
+    private let pool: UpstreamPool
 
     /// - Parameters:
     ///   - baseURL: e.g. `https://rickandmortyapi.com/api` (a trailing slash is dropped).
     ///   - timeoutMilliseconds: for one request, connect to last byte.
     ///   - maxBodyBytes: the largest response body accepted (`RNM_UPSTREAM_MAX_BYTES`).
-    public init(baseURL: String, timeoutMilliseconds: Int, maxBodyBytes: Int = Defaults.upstreamMaxBytes) {
+    ///   - maxConnections: connections at once (`RNM_UPSTREAM_MAX_CONNECTIONS`); a request
+    ///     waits for one at most `timeoutMilliseconds`, then has as long for its transfer.
+    public init(
+        baseURL: String, timeoutMilliseconds: Int, maxBodyBytes: Int = Defaults.upstreamMaxBytes,
+        maxConnections: Int = Defaults.upstreamMaxConnections
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeoutMilliseconds = timeoutMilliseconds
         let configuration = URLSessionConfiguration.ephemeral
@@ -40,6 +46,9 @@ public final class URLSessionFetcher: Sendable {
         // Locale, which loads ICU into the process (~3 MB of RSS, BENCHMARKS.md).
         configuration.urlCache = nil
         configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "rnm/1"]
+        // The pool decides who waits; libcurl's own per-host queue is never reached.
+        pool = UpstreamPool(size: maxConnections)
+        configuration.httpMaximumConnectionsPerHost = maxConnections
         let base = URL(string: self.baseURL).map(UpstreamTransfers.Origin.init)
         transfers = UpstreamTransfers(origin: base, maxBodyBytes: maxBodyBytes)
         session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
@@ -79,6 +88,11 @@ public final class URLSessionFetcher: Sendable {
     /// One transfer, abandoned (and cancelled) at the deadline or when the caller is cancelled.
     /// The caller never waits for libcurl to acknowledge a cancellation.
     private func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        guard await pool.acquire(within: .milliseconds(timeoutMilliseconds)) else {
+            try Task.checkCancellation()
+            throw UpstreamError.busy(connections: pool.size, waitedMilliseconds: timeoutMilliseconds)
+        }
+        defer { pool.release() }
         let task = session.dataTask(with: request)
         let outcome = transfers.register(task)
         let timeout = timeoutMilliseconds

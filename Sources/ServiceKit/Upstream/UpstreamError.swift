@@ -23,6 +23,9 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case failing(since: Date, reason: String, nextProbe: Date?)
     /// Not asked: the upstream asked to wait (`Retry-After`) until then.
     case rateLimited(until: Date)
+    /// Not asked: every connection rnm keeps to the upstream stayed in use for the wait
+    /// (`RNM_UPSTREAM_MAX_CONNECTIONS`); says nothing of the upstream's health.
+    case busy(connections: Int, waitedMilliseconds: Int)
 
     public var description: String {
         switch self {
@@ -43,6 +46,11 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
             upstream asked rnm to wait until \(until.rfc3339) (Retry-After); next try in \
             \(Self.seconds(until.timeIntervalSinceNow))
             """
+        case .busy(let connections, let milliseconds):
+            """
+            all \(connections) connections to the upstream stayed busy for \(milliseconds) ms \
+            (RNM_UPSTREAM_MAX_CONNECTIONS); not asked
+            """
         }
     }
 
@@ -53,7 +61,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreachable, .timedOut, .badPayload, .throttled: true
         case .status(let code): code >= 500 || code == 429
-        case .redirected, .tooLarge, .failing, .rateLimited: false
+        case .redirected, .tooLarge, .failing, .rateLimited, .busy: false
         }
     }
 

@@ -105,16 +105,16 @@ struct StatusCommand: AsyncParsableCommand {
         return seconds > 0 ? "in \(seconds) s" : "now"
     }
 
-    /// `latency` with one decimal, as `%.1f` would print it (no `String(format:)` without Foundation).
     /// A service's database, when its writes fail or a damaged file was set aside.
     static func describe(_ storage: ServiceHealth.Storage) -> String {
         var line = "database: " + (storage.state == "full" ? "disk full" : storage.state)
         if let since = storage.failingSince { line += " since \(since)" }
-        if let error = storage.lastError { line += " — \(error); answers are sent but not kept" }
+        if let error = storage.lastError { line += " — \(error)" }
         if let path = storage.setAside { line += " (a damaged file was set aside at start: \(path))" }
         return line
     }
 
+    /// `latency` with one decimal, as `%.1f` would print it (no `String(format:)` without Foundation).
     static func tenths(_ value: Double) -> String {
         let tenths = Int((max(0, value) * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"

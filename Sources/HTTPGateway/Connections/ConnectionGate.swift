@@ -1,0 +1,51 @@
+import Synchronization
+
+/// Open HTTP connections, in all and per client address, within their caps (nginx's
+/// `worker_connections` and `limit_conn` by address): one client cannot take every slot of
+/// the Gateway link with a few hundred connections, and a flood cannot take every file
+/// descriptor. Shared by every connection of the server.
+final class ConnectionGate: Sendable {
+    let maxConnections: Int
+    let maxPerClient: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var total = 0
+        var byAddress: [String: Int] = [:]
+    }
+
+    init(maxConnections: Int, maxPerClient: Int) {
+        self.maxConnections = maxConnections
+        self.maxPerClient = maxPerClient
+    }
+
+    /// Counts a new connection from `address` in, or says why not (nothing counted then).
+    func admit(_ address: String) -> String? {
+        state.withLock { state in
+            if state.total >= maxConnections {
+                return "rnm has \(maxConnections) connections open (RNM_HTTP_MAX_CONNECTIONS); retry shortly"
+            }
+            if state.byAddress[address, default: 0] >= maxPerClient {
+                return """
+                    your address has \(maxPerClient) connections open to rnm \
+                    (RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT); reuse them (keep-alive) or retry shortly
+                    """
+            }
+            state.total += 1
+            state.byAddress[address, default: 0] += 1
+            return nil
+        }
+    }
+
+    /// Counts an admitted connection out.
+    func release(_ address: String) {
+        state.withLock { state in
+            state.total -= 1
+            let left = state.byAddress[address, default: 1] - 1
+            state.byAddress[address] = left > 0 ? left : nil
+        }
+    }
+
+    /// Connections open now.
+    var open: Int { state.withLock { $0.total } }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Messaging
+import RnmAPI
+import TestSupport
+import Testing
+
+/// Issue 29, row 7: a burst of cold reads never makes another read time out on a healthy
+/// upstream; the wait for a connection is rnm's, bounded on its own.
+@Suite("CharacterService's connections to its upstream", .cleansUp)
+struct UpstreamPoolTests {
+    @Test("64 cold reads at once on a 1 s upstream all answer, and so does another client's list")
+    func burst() async throws {
+        let harness = try await CharacterHarness.start()
+        harness.upstream.latency = .seconds(1)
+        let burst = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for id in 2...65 {
+                    group.addTask { try await harness.call(RPCMethods.charactersGet, .init(id: id)).character.id }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        try await waitUntil(10, "the burst under way") { harness.upstream.requestCount >= 10 }
+        let list = try await harness.call(RPCMethods.locationsList, .init(page: 2))
+        #expect(list.items.count == 20 && list.freshness.source == .upstream)
+        #expect(try await burst.value.sorted() == Array(2...65))
+        try await harness.stop()
+    }
+
+    @Test("past the wait for a connection: busy, named, and not counted against the upstream's health")
+    func busy() async throws {
+        let harness = try await CharacterHarness.start(upstreamMaxConnections: 2)
+        harness.upstream.latency = .seconds(3)
+        let errors = try await withThrowingTaskGroup(of: RPCError?.self) { group in
+            // Five pages, one upstream request each: two at once, 3 s each; the fifth waits 6 s.
+            for page in 2...6 {
+                group.addTask {
+                    await harness.error { try await harness.call(RPCMethods.charactersList, .init(page: page)) }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let busy = errors.compactMap { $0 }
+        #expect(busy.count == 1, "\(busy)")
+        #expect(busy.first?.message.contains("all 2 connections to the upstream stayed busy") == true)
+        let health = try await harness.call(RPCMethods.charactersHealth, NoParams())
+        #expect(health.upstream.state == "ok" && health.status == "ok")
+        try await harness.stop()
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+@testable import HTTPGateway
+import RnmAPI
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue 29, rows 2 and 10: one HTTP client cannot take the slots others need, and a client
+/// that stops reading is disconnected.
+@Suite("HTTPGateway: connection limits and the send timeout", .serialized, .cleansUp)
+struct HTTPConnectionLimitTests {
+    @Test("300 cold requests from one address on a 3 s upstream: past its cap, fast 503s; another address reads")
+    func oneClientCannotTakeTheLink() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
+                $0.maxConnectionsPerClient = 32
+                $0.requestTimeout = .seconds(4)
+            }
+            #expect(try await http.get("/api/character/1").status == 200)
+            system.characterUpstream.latency = .seconds(3)
+            let refusedSoFar = Recorder<Int>()
+            let flood = Task {
+                try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                    for id in 2...301 {
+                        group.addTask {
+                            let answer = try await http.get("/api/character/\(id)")
+                            if answer.status == 503 { refusedSoFar.append(id) }
+                            return (answer.status, answer.text)
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            // Once the flood is refused past its 32 connections (those wait for the upstream),
+            // the bystander (another address) reads.
+            try await waitUntil(10, "the flood refused past its cap") { refusedSoFar.values.count >= 300 - 32 }
+            var answered = 0
+            for _ in 0..<5 where try await http.get("/api/character/1", from: "127.0.0.2").status == 200 {
+                answered += 1
+            }
+            #expect(answered == 5, "the bystander's cached reads: \(answered) of 5 answered")
+            let results = try await flood.value
+            let refused = results.filter { $0.0 == 503 }
+            #expect(refused.count >= 300 - 32, "\(refused.count) refused")
+            #expect(refused.first?.1.contains("RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT") == true)
+            try await http.server.stop()
+        }
+    }
+
+    @Test("a client pipelining large answers and never reading is disconnected at the send timeout")
+    func slowReaderIsDisconnected() async throws {
+        // The country's list cached: the answers come as fast as the HTTP front can write them.
+        try await RnmSystem.with(settings: ["RNM_UNIVERSITIES_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
+                $0.sendTimeout = .milliseconds(500)
+                $0.maxConnectionsPerClient = 1
+            }
+            // 100 answers of 410 KB asked at once on one connection, none read.
+            let stuck = try StuckClient(port: http.port)
+            defer { stuck.close() }
+            let request = "GET /search?country=United%20States HTTP/1.1\r\nHost: rnm\r\n\r\n"
+            try stuck.send(String(repeating: request, count: 100))
+            // Its address has one connection, which the stuck one holds (being served: admitted)
+            // until the send timeout closes it; then another from that address is answered.
+            try await waitUntil(10, "the stuck connection served") { system.universityUpstream.requestCount >= 1 }
+            try await waitUntil(20, "the stuck connection closed") {
+                (try? await http.get("/api/character/1")).map { $0.status == 200 } ?? false
+            }
+            let received = stuck.drain()
+            #expect(received < 100 * 400_000, "it got \(received) bytes, not every answer")
+            try await http.server.stop()
+        }
+    }
+
+    @Test("past RNM_HTTP_MAX_CONNECTIONS a new connection gets a 503 with the reason, at once")
+    func globalCap() async throws {
+        try await RnmSystem.with(roles: [.gateway]) { system in
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
+                $0.maxConnections = 2
+            }
+            let first = try StuckClient(port: http.port, from: "127.0.0.3")
+            let second = try StuckClient(port: http.port, from: "127.0.0.4")
+            try await waitUntil(10, "the third refused") {
+                guard let answer = try? await http.get("/api/character/1") else { return false }
+                return answer.status == 503 && answer.text.contains("RNM_HTTP_MAX_CONNECTIONS")
+                    && answer.header("Retry-After") == "1"
+            }
+            first.close()
+            second.close()
+            try await http.server.stop()
+        }
+    }
+}
+
+/// A plain blocking TCP client that sends and does not read (until ``drain()``).
+final class StuckClient: Sendable {
+    let fd: Int32
+
+    init(port: Int, from source: String = "127.0.0.1") throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A small receive window: a client that does not read stops the sender sooner.
+        var window: Int32 = 16_384
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &window, socklen_t(MemoryLayout<Int32>.size))
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, source, &local.sin_addr)
+        var remote = sockaddr_in()
+        remote.sin_family = sa_family_t(AF_INET)
+        remote.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
+        }
+        let connected = withUnsafePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) }
+        }
+        guard bound == 0, connected == 0 else { throw StuckClientError.connect(errno) }
+    }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw StuckClientError.send(errno) }
+    }
+
+    /// Reads what is there until the end (or 5 s of silence): the bytes received.
+    func drain() -> Int {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var total = 0
+        // Bounded: at most the 41 MB asked for, in 64 KB reads.
+        for _ in 0..<1000 {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            total += count
+        }
+        return total
+    }
+
+    func close() { Glibc.close(fd) }
+}
+
+enum StuckClientError: Error {
+    case connect(Int32)
+    case send(Int32)
+}
