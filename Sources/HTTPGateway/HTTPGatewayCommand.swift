@@ -37,10 +37,10 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong("send-timeout-ms"), help: Setting.httpSendTimeoutMilliseconds.help)
     var sendTimeout: Int?
 
-    @Option(name: .customLong("max-connections"), help: Setting.httpMaxConnections.help)
+    @Option(name: .customLong("http-max-connections"), help: Setting.httpMaxConnections.help)
     var maxConnections: Int?
 
-    @Option(name: .customLong("max-connections-per-client"), help: Setting.httpMaxConnectionsPerClient.help)
+    @Option(name: .customLong("http-max-connections-per-client"), help: Setting.httpMaxConnectionsPerClient.help)
     var maxConnectionsPerClient: Int?
 
     @Option(name: .customLong("cache-ms"), help: Setting.httpCacheMilliseconds.help)

@@ -19,6 +19,12 @@ public struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("max-in-flight-per-connection"), help: Setting.maxInFlightPerConnection.help)
     public var maxInFlightPerConnection: Int?
 
+    @Option(name: .customLong("max-connections"), help: Setting.maxConnections.help)
+    public var maxConnections: Int?
+
+    @Option(name: .customLong("max-unread-bytes"), help: Setting.maxUnreadBytes.help)
+    public var maxUnreadBytes: Int?
+
     @Option(name: .customLong("log-level"), help: Setting.logLevel.help)
     public var logLevel: String?
 
@@ -41,7 +47,9 @@ public struct CommonOptions: ParsableArguments {
             maxInFlightPerConnection: try Setting.maxInFlightPerConnection.resolveInteger(
                 maxInFlightPerConnection,
                 in: process),
-            connectionBufferBytes: try Setting.connectionBufferBytes.resolveInteger(connectionBufferBytes, in: process))
+            connectionBufferBytes: try Setting.connectionBufferBytes.resolveInteger(connectionBufferBytes, in: process),
+            maxConnections: try Setting.maxConnections.resolveInteger(maxConnections),
+            maxUnreadBytes: try Setting.maxUnreadBytes.resolveInteger(maxUnreadBytes))
     }
 
     /// Bootstraps logging at the level in force and returns a logger labelled `label`.

@@ -8,13 +8,20 @@ public struct ServerLimits: Sendable {
     public var frameTimeout: Duration
     public var maxInFlightPerConnection: Int
     public var connectionBufferBytes: Int
+    /// Client connections open at once (`RNM_MAX_CONNECTIONS`).
+    public var maxConnections: Int
+    /// Bytes of replies waiting unread over all connections (`RNM_MAX_UNREAD_BYTES`).
+    public var maxUnreadBytes: Int
 
     public init(
         maxFrameBytes: Int = Defaults.maxFrameBytes,
         frameTimeout: Duration = .milliseconds(Defaults.frameTimeoutMilliseconds),
         maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection,
-        connectionBufferBytes: Int = Defaults.serviceConnectionBufferBytes
+        connectionBufferBytes: Int = Defaults.serviceConnectionBufferBytes,
+        maxConnections: Int = WireLimits.maxConnections, maxUnreadBytes: Int = WireLimits.maxUnreadBytes
     ) {
+        self.maxConnections = maxConnections
+        self.maxUnreadBytes = maxUnreadBytes
         self.maxFrameBytes = maxFrameBytes
         self.frameTimeout = frameTimeout
         self.maxInFlightPerConnection = maxInFlightPerConnection
@@ -28,6 +35,7 @@ public struct ServerLimits: Sendable {
         RPCServerConfiguration(
             socketPath: socketPath, maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout,
             service: service.rawValue, maxInFlightPerConnection: maxInFlightPerConnection,
-            connectionBufferBytes: connectionBufferBytes, dropsUnreadReplies: dropsUnreadReplies)
+            connectionBufferBytes: connectionBufferBytes, dropsUnreadReplies: dropsUnreadReplies,
+            maxConnections: maxConnections, maxUnreadBytes: maxUnreadBytes)
     }
 }

@@ -62,6 +62,16 @@ extension Setting {
             SettingSpec(
                 "Time a started frame may stay incomplete before the connection is closed, in ms",
                 default: .integer(10000), range: 1...3_600_000)
+        case .maxConnections:
+            SettingSpec(
+                "Client connections a process keeps open; past it a new one is sent -32005 and closed",
+                default: .integer(WireLimits.maxConnections), range: 1...1_000_000)
+        case .maxUnreadBytes:
+            // The Gateway's own memory for clients that do not read, over all of them.
+            SettingSpec(
+                "Bytes of replies waiting unread over all the Gateway's connections; past it a client with "
+                    + "replies waiting has the next dropped (-32005)",
+                default: .integer(WireLimits.maxUnreadBytes), range: 1_048_576...Int(Int32.max))
         case .connectionBufferBytes:
             // A service's is 16 Gateway clients' worth: no one client of the Gateway can fill
             // the service link and stall the others.

@@ -25,6 +25,10 @@ public enum Setting: String, CaseIterable, Sendable {
     case frameTimeoutMilliseconds = "RNM_FRAME_TIMEOUT_MS"
     /// Bytes one connection may hold in a server (requests being served, replies waiting).
     case connectionBufferBytes = "RNM_CONNECTION_BUFFER_BYTES"
+    /// Client connections a server process keeps open at once.
+    case maxConnections = "RNM_MAX_CONNECTIONS"
+    /// Bytes of replies waiting unread over all of the Gateway's connections.
+    case maxUnreadBytes = "RNM_MAX_UNREAD_BYTES"
     /// Requests one connection may have in flight.
     case maxInFlightPerConnection = "RNM_MAX_IN_FLIGHT_PER_CONNECTION"
     /// Requests the Gateway has in flight over all its clients.

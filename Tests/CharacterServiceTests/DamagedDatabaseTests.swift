@@ -49,6 +49,10 @@ struct DamagedDatabaseTests {
         _ = try await first.call(RPCMethods.charactersList, .init())
         _ = try await first.call(RPCMethods.favoritesAdd, .init(id: 2))
         try await first.stop()
+        // Everything in the main file (none left in the journal), then the damage to it.
+        let queue = try DatabaseQueue(path: path)
+        try await queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try queue.close()
         try damage.apply(to: path)
         let damagedSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
 

@@ -27,6 +27,25 @@ func leaveStaleSocket(at path: String) {
 
 @Suite("Socket file rules", .cleansUp)
 struct SocketFileTests {
+    @Test("a 105-byte socket path works; one whose folder leaves no room to stage says so, with the limits")
+    func longPaths() async throws {
+        // A folder of 92 bytes and "/gateway.sock": 105 bytes, staged in 102.
+        let base = temporaryDirectory()
+        let folder = base + "/" + String(repeating: "f", count: 92 - base.utf8.count - 1)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let server = try await RunningServer.start(handler: TestHandler(), directory: folder, name: "gateway.sock")
+        #expect((folder + "/gateway.sock").utf8.count == 105)
+        try await server.stop()
+
+        let deep = base + "/" + String(repeating: "d", count: 100 - base.utf8.count - 1)
+        #expect(throws: SocketFileError.self) { _ = try SocketFile.stage(deep + "/s.sock") }
+        do {
+            _ = try SocketFile.stage(deep + "/s.sock")
+        } catch {
+            #expect("\(error)".contains("holds at most 107 bytes, and its folder at most 97"), "\(error)")
+        }
+    }
+
     @Test("a stale socket file (nobody listening) is reclaimed")
     func staleSocketReclaimed() async throws {
         let directory = temporaryDirectory()

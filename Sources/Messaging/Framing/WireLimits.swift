@@ -7,4 +7,8 @@ public enum WireLimits {
     public static let connectionBufferBytes = 4 * 1_048_576
     /// Requests one connection may have in flight in a server.
     public static let maxInFlightPerConnection = 4096
+    /// Client connections a server keeps open at once.
+    public static let maxConnections = 1024
+    /// Bytes of replies waiting unread over all of a server's connections: 256 MiB.
+    public static let maxUnreadBytes = 256 * 1_048_576
 }

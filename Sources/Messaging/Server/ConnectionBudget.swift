@@ -35,11 +35,17 @@ final class ConnectionBudget: Sendable {
 
     let maxRequests: Int
     let maxBytes: Int
+    /// What all the server's connections hold together.
+    let process: ProcessBudget
     private let state = Mutex(State())
 
-    init(maxRequests: Int, maxBytes: Int) {
+    init(
+        maxRequests: Int, maxBytes: Int,
+        process: ProcessBudget = ProcessBudget(maxConnections: .max, maxUnreadBytes: .max)
+    ) {
         self.maxRequests = maxRequests
         self.maxBytes = maxBytes
+        self.process = process
     }
 
     /// Counts a request of `bytes` in, or says why it cannot be served.
@@ -84,17 +90,23 @@ final class ConnectionBudget: Sendable {
     }
 
     /// Counts `bytes` of reply about to be written; false, counting nothing, when replies
-    /// already waiting fill the budget (the client is not reading): the caller sends a short
-    /// error instead. A reply always goes through when nothing else is waiting.
-    /// With `always`, the reply is counted whatever is waiting (a peer trusted to read).
+    /// already waiting fill the budget, this connection's or the process's (the client is not
+    /// reading): the caller sends a short error instead. A reply always goes through when
+    /// nothing else is waiting. With `always`, the reply is counted whatever is waiting (a
+    /// peer trusted to read).
     func reserveReply(bytes: Int, always: Bool = false) -> Bool {
-        state.withLock { state in
-            guard always || state.replyBytes == 0 || state.replyBytes + bytes <= maxBytes else { return false }
+        let reserved = state.withLock { state in
+            guard
+                always || state.replyBytes == 0
+                    || (state.replyBytes + bytes <= maxBytes && process.hasRoomForReply(bytes: bytes))
+            else { return false }
             state.replyBytes += bytes
             state.bytes += bytes
             state.work += 1
             return true
         }
+        if reserved { process.addUnread(bytes) }
+        return reserved
     }
 
     /// Whether replies waiting unread fill half the budget or more: the client is not
@@ -105,6 +117,7 @@ final class ConnectionBudget: Sendable {
 
     /// A reply counted by ``reserveReply(bytes:)`` is written (or its connection is gone).
     func releaseReply(bytes: Int) {
+        process.removeUnread(bytes)
         release { state in
             state.replyBytes -= bytes
             state.bytes -= bytes

@@ -22,14 +22,23 @@ public struct RPCServerConfiguration: Sendable {
     /// by a -32005 error (the Gateway, whose clients are anyone) or written anyway (a
     /// service, whose one client is the Gateway, which always reads).
     public var dropsUnreadReplies: Bool
+    /// Client connections open at once (`RNM_MAX_CONNECTIONS`); past it a new one is sent
+    /// -32005 and closed.
+    public var maxConnections: Int
+    /// Bytes of replies waiting unread over all connections (`RNM_MAX_UNREAD_BYTES`); counts
+    /// only where replies are dropped (``dropsUnreadReplies``).
+    public var maxUnreadBytes: Int
 
     public init(
         socketPath: String, maxFrameBytes: Int = WireLimits.maxFrameBytes, frameTimeout: Duration = .seconds(10),
         service: String, maxInFlightPerConnection: Int = WireLimits.maxInFlightPerConnection,
         connectionBufferBytes: Int = WireLimits.connectionBufferBytes,
-        dropsUnreadReplies: Bool = false
+        dropsUnreadReplies: Bool = false, maxConnections: Int = WireLimits.maxConnections,
+        maxUnreadBytes: Int = WireLimits.maxUnreadBytes
     ) {
         self.dropsUnreadReplies = dropsUnreadReplies
+        self.maxConnections = maxConnections
+        self.maxUnreadBytes = maxUnreadBytes
         self.socketPath = socketPath
         self.maxFrameBytes = maxFrameBytes
         self.frameTimeout = frameTimeout
@@ -84,6 +93,8 @@ public final class RPCServer: Sendable {
         let staging = try SocketFile.stage(path)
         defer { staging.remove() }
         let (configuration, handler, logger) = (self.configuration, self.handler, self.logger)
+        let process = ProcessBudget(
+            maxConnections: configuration.maxConnections, maxUnreadBytes: configuration.maxUnreadBytes)
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
@@ -93,7 +104,7 @@ public final class RPCServer: Sendable {
                         configuration: configuration, handler: handler, logger: logger,
                         budget: ConnectionBudget(
                             maxRequests: configuration.maxInFlightPerConnection,
-                            maxBytes: configuration.connectionBufferBytes),
+                            maxBytes: configuration.connectionBufferBytes, process: process),
                         writer: FrameWriter(channel: channel))
                     let reader = RPCConnectionReader(connection: connection, eventLoop: channel.eventLoop)
                     try channel.pipeline.syncOperations.addHandlers(
@@ -101,7 +112,8 @@ public final class RPCServer: Sendable {
                         reader)
                     return AcceptedConnection(
                         channel: channel, connection: connection, readingEnded: reader.readingEnded,
-                        reader: NIOLoopBound(reader, eventLoop: channel.eventLoop))
+                        reader: NIOLoopBound(reader, eventLoop: channel.eventLoop),
+                        admitted: process.admitConnection())
                 }
             }
         let identity: SocketFile.Identity
@@ -135,6 +147,20 @@ public final class RPCServer: Sendable {
 
     private func serve(_ accepted: AcceptedConnection) async {
         let (channel, served, budget) = (accepted.channel, accepted.connection, accepted.connection.budget)
+        guard accepted.admitted else {
+            // Told why, then closed: nothing of it is read.
+            let error = RPCError(
+                .overloaded,
+                """
+                overloaded: \(configuration.maxConnections) connections are open (RNM_MAX_CONNECTIONS); \
+                retry shortly
+                """,
+                service: configuration.service)
+            try? await channel.writeAndFlush(Frames.errorResponse(rawID: nil, error: error)).get()
+            try? await channel.close()
+            return
+        }
+        defer { budget.process.releaseConnection() }
         let reader = accepted.reader
         let stopReading: @Sendable () -> Void = { channel.eventLoop.execute { reader.value.stop() } }
         await withTaskCancellationHandler {
@@ -172,4 +198,6 @@ struct AcceptedConnection: Sendable {
     let readingEnded: EventLoopFuture<Void>
     /// Touched only on the channel's event loop.
     let reader: NIOLoopBound<RPCConnectionReader>
+    /// Within the process's connection cap.
+    let admitted: Bool
 }

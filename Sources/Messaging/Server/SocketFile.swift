@@ -16,6 +16,8 @@ public enum SocketFileError: Error, Sendable, CustomStringConvertible {
     case notASocket(path: String)
     /// A system call failed.
     case system(call: String, path: String, errno: Int32)
+    /// The path, or the staging path beside it, does not fit a Unix socket address.
+    case pathTooLong(path: String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,12 @@ public enum SocketFileError: Error, Sendable, CustomStringConvertible {
             return "\(path) exists and is not a socket; refusing to replace it"
         case .system(let call, let path, let code):
             return "\(call)(\(path)) failed: \(String(cString: strerror(code)))"
+        case .pathTooLong(let path):
+            return """
+                the socket path \(path) is \(path.utf8.count) bytes: a Unix socket path holds at most \
+                \(SocketFile.maxPathBytes) bytes, and its folder at most \(SocketFile.maxPathBytes - SocketFile.stagingBytes) \
+                (the socket is made first in a new folder beside it); choose a shorter path
+                """
         }
     }
 }
@@ -96,7 +104,11 @@ public enum SocketFile {
     /// file with the process's umask, and nobody else can reach it there before its mode is
     /// set. (Changing the umask instead would race with every other file the process creates.)
     public static func stage(_ path: String) throws -> Staging {
-        var template = ((parent(of: path).isEmpty ? "." : parent(of: path)) + "/.rnm-XXXXXX").utf8CString
+        let folder = parent(of: path).isEmpty ? "." : parent(of: path)
+        guard path.utf8.count <= maxPathBytes, folder.utf8.count + stagingBytes <= maxPathBytes else {
+            throw SocketFileError.pathTooLong(path: path)
+        }
+        var template = (folder + "/.XXXXXX").utf8CString
         let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
             mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
         }
@@ -134,6 +146,11 @@ public enum SocketFile {
             unlink(path)
         }
     }
+
+    /// The longest path a Unix socket address holds (108 bytes with its terminating zero).
+    static let maxPathBytes = 107
+    /// What staging adds to the folder: `/.XXXXXX/s`.
+    static let stagingBytes = 10
 
     private static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }

@@ -1,0 +1,73 @@
+import Foundation
+import Messaging
+import RnmAPI
+import Synchronization
+import TestSupport
+import Testing
+
+extension FaultSuite {
+    /// Scenario 12: many clients together (issue 29, row 3). Per-connection limits bound one
+    /// client; the process's budgets bound them all.
+    @Suite("12. many clients together")
+    struct ProcessBudgets {
+        @Test(
+            "200 connections asking for 418 KB replies and never reading: 40 admitted, the rest told why; RSS bounded")
+        func manyConnectionsNeverReading() async throws {
+            let settings = [
+                "RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CHARACTERS_MAX_AGE": "600",
+                "RNM_MAX_CONNECTIONS": "40", "RNM_MAX_UNREAD_BYTES": String(16 << 20),
+            ]
+            try await RnmSystem.with(settings: settings) { system in
+                try await system.warmCharacter(1)
+                // The observer: connected first, so admitted, and it reads.
+                let client = try await system.connect()
+                _ = try await client.call(RPCMethods.universitiesList, .init(country: "United States"))
+                let before = system.residentBytes(.gateway) ?? 0
+                let request = frameBytes(
+                    Array(
+                        #"{"jsonrpc":"2.0","id":1,"method":"universities.list","params":{"country":"United States"}}"#
+                            .utf8))
+                var sockets: [BlockingSocket] = []
+                for _ in 0..<200 {
+                    let socket = try BlockingSocket(path: system.gatewaySocket)
+                    _ = socket.send(request, times: 8, stallSeconds: 1)
+                    sockets.append(socket)
+                }
+                // One more, that reads: past the cap it is told why, then closed.
+                let refused = try await RawConnection(socketPath: system.gatewaySocket)
+                let why = try await refused.next()
+                #expect(why?.rpcError?.code == .overloaded, "\(String(describing: why?.rpcError))")
+                #expect(why?.rpcError?.message.contains("RNM_MAX_CONNECTIONS") == true)
+                refused.close()
+                let highest = Mutex(before)
+                try await waitUntil(60, "the Gateway has nothing in flight") {
+                    highest.withLock { $0 = max($0, system.residentBytes(.gateway) ?? 0) }
+                    let health = try? await client.call(RPCMethods.gatewayHealth, NoParams(), timeout: .seconds(5))
+                    return health?.inFlight == 0
+                }
+                let peak = max(highest.withLock { $0 }, system.residentBytes(.gateway) ?? 0)
+                for socket in sockets { socket.close() }
+                await client.close()
+                let latency = try await waitForCachedGet(system)
+                // 40 connections × one 418 KB reply each (always sent: nothing was waiting) plus
+                // the 16 MiB budget; without the budgets, 2 MiB a connection for 200: 400 MB.
+                #expect(peak - before <= 64 << 20, "RSS \(megabytes(before)) → peak \(megabytes(peak))")
+                FaultReport.record(
+                    "12. 200 connections never reading",
+                    "39 admitted beside a reader (RNM_MAX_CONNECTIONS 40), the rest -32005; Gateway RSS \(megabytes(before)) → peak \(megabytes(peak)) (budget 16 MiB); a cached get after in \(ms(latency))"
+                )
+            }
+        }
+
+        /// A cached get once the Gateway has a free connection again.
+        private func waitForCachedGet(_ system: RnmSystem) async throws -> Duration {
+            let latency = Mutex<Duration?>(nil)
+            try await waitUntil(10, "a connection free again") {
+                guard let measured = try? await system.timedCachedGet() else { return false }
+                latency.withLock { $0 = measured }
+                return true
+            }
+            return latency.withLock { $0 } ?? .zero
+        }
+    }
+}
