@@ -22,6 +22,9 @@ public enum Defaults {
     public static var charactersMaxListPages: Int { Setting.charactersMaxListPages.integerDefault() }
     public static var charactersMaxRecords: Int { Setting.charactersMaxRecords.integerDefault() }
     public static var upstreamMaxConnections: Int { Setting.upstreamMaxConnections.integerDefault() }
+    public static var universitiesSyncTimeoutMilliseconds: Int {
+        Setting.universitiesSyncTimeoutMilliseconds.integerDefault()
+    }
     public static var replyCacheBytes: Int { Setting.replyCacheBytes.integerDefault() }
     public static var requestTimeoutMilliseconds: Int { Setting.requestTimeoutMilliseconds.integerDefault() }
     public static var frameTimeoutMilliseconds: Int { Setting.frameTimeoutMilliseconds.integerDefault() }

@@ -101,6 +101,11 @@ extension Setting {
             SettingSpec(
                 "Largest upstream response body, in bytes", default: .integer(16 * 1_048_576),
                 range: 65_536...Int(Int32.max))
+        case .universitiesSyncTimeoutMilliseconds:
+            // The real world list is several megabytes: not one ordinary request's 5 s.
+            SettingSpec(
+                "Time universities.sync may take to download the whole world list, in ms",
+                default: .integer(120_000), range: 1000...3_600_000)
         case .upstreamMaxConnections:
             // libcurl's default is 6 per host; a burst of cold reads then queued past deadlines.
             SettingSpec(

@@ -37,6 +37,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case maxParamBytes = "RNM_MAX_PARAM_BYTES"
     /// The largest upstream response body a service accepts, in bytes.
     case upstreamMaxBytes = "RNM_UPSTREAM_MAX_BYTES"
+    /// How long `universities.sync` may take to download the whole world list.
+    case universitiesSyncTimeoutMilliseconds = "RNM_UNIVERSITIES_SYNC_TIMEOUT_MS"
     /// Connections a service keeps open to its upstream at once.
     case upstreamMaxConnections = "RNM_UPSTREAM_MAX_CONNECTIONS"
     /// The longest wait between probes of a failing upstream.

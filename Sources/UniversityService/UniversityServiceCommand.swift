@@ -12,11 +12,17 @@ public struct UniversityServiceCommand: AsyncParsableCommand {
 
     @OptionGroup var service: CachingServiceOptions<UniversityServiceSpec>
 
+    @Option(name: .customLong("sync-timeout-ms"), help: Setting.universitiesSyncTimeoutMilliseconds.help)
+    var syncTimeout: Int?
+
     public init() {}
 
     public func run() async throws {
         let logger = try service.common.makeLogger(label: "rnm.universities")
-        let services = try UniversityServiceApp.build(configuration: try service.resolve(), logger: logger)
+        let services = try UniversityServiceApp.build(
+            configuration: try service.resolve(),
+            syncTimeoutMilliseconds: try Setting.universitiesSyncTimeoutMilliseconds.resolveInteger(syncTimeout),
+            logger: logger)
         try await ServiceRunner.run(services, logger: logger)
     }
 }

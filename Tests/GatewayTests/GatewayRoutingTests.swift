@@ -156,6 +156,30 @@ struct GatewayRoutingTests {
         try await harness.stop()
     }
 
+    @Test("2,000 gateway.health at once: all answered ok from shared probes, the services asked a few times")
+    func healthFlood() async throws {
+        let started = Recorder<String>()
+        let harness = try await GatewayHarness.start(started: started)
+        var connections: [RawConnection] = []
+        for _ in 0..<10 { connections.append(try await RawConnection(socketPath: harness.gateway.socketPath)) }
+        for connection in connections {
+            for id in 1...200 { try await connection.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"gateway.health"}"#) }
+        }
+        var statuses: [String: Int] = [:]
+        for connection in connections {
+            for _ in 0..<200 {
+                let reply = try #require(try await connection.next(seconds: 20))
+                let health = reply.result.flatMap { try? JSONCoding.decode(GatewayHealth.self, from: $0) }
+                statuses[health?.status ?? "error: \(reply.rpcError?.message ?? "?")", default: 0] += 1
+            }
+            connection.close()
+        }
+        #expect(statuses == ["ok": 2000], "\(statuses)")
+        let probes = started.values.filter { $0 == "characters.health" }.count
+        #expect(probes < 200, "the CharacterService was asked \(probes) times")
+        try await harness.stop()
+    }
+
     @Test("past the overall in-flight limit, requests from any client get -32005")
     func overloadOverall() async throws {
         let started = Recorder<String>()

@@ -71,9 +71,11 @@ enum CharacterRoutes {
                 linkedKey: "characters", catalog: catalog)
             return cacheable(json, freshness)
         }
+        let syncs = SharedRun<SyncResult>()
         router.register(RPCMethods.charactersSync) { _, context in
-            try await MirrorSync(catalog: catalog, concurrency: syncConcurrency).run { done, total, message in
-                await context.progress(done: done, total: total, message: message)
+            try await syncs.run(
+                progress: { done, total, message in await context.progress(done: done, total: total, message: message) }
+            ) { progress in try await MirrorSync(catalog: catalog, concurrency: syncConcurrency).run(progress: progress)
             }
         }
         router.registerEncoded(RPCMethods.charactersStats) { _, _ in

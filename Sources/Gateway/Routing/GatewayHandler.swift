@@ -18,6 +18,13 @@ final class GatewayHandler: RPCHandler {
     private let requestTimeout: Duration
     private let maxInFlight: Int
     private let inFlight = Atomic<Int>(0)
+    /// `gateway.health` calls being answered: within the in-flight limit too, though not
+    /// reported as forwards.
+    private let healthInFlight = Atomic<Int>(0)
+    /// The services' states being asked now: concurrent `gateway.health` calls share one probe
+    /// of each service, so a flood of them costs each service one health call at a time (and
+    /// cannot make them slow enough to look down).
+    private let probing = Mutex<Task<[String: GatewayHealth.ServiceState], Never>?>(nil)
     private let started = ContinuousClock.now
 
     init(links: [ServiceLink], requestTimeout: Duration, maxInFlight: Int) {
@@ -30,7 +37,14 @@ final class GatewayHandler: RPCHandler {
         let method = request.method
         switch RPCMethods.service(answering: method) {
         case .gateway where method == RPCMethods.gatewayHealth.name:
-            return .result(try JSONCoding.encode(await health()))
+            defer { healthInFlight.wrappingSubtract(1, ordering: .relaxed) }
+            let health = healthInFlight.wrappingAdd(1, ordering: .relaxed).newValue
+            guard health + inFlight.load(ordering: .relaxed) <= maxInFlight else {
+                throw RPCError(
+                    .overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later",
+                    service: ServiceName.gateway)
+            }
+            return .result(try JSONCoding.encode(await self.health()))
         case .some(let service) where service != .gateway:
             return try await forward(request, to: links[service]!, context: context)
         default:
@@ -153,19 +167,34 @@ final class GatewayHandler: RPCHandler {
 
     /// `gateway.health`: each service's health method, with latency and last error.
     private func health() async -> GatewayHealth {
-        var services: [String: GatewayHealth.ServiceState] = [:]
-        await withTaskGroup(of: (String, GatewayHealth.ServiceState).self) { group in
-            for link in links.values {
-                group.addTask { (link.service.rawValue, await Self.probe(link)) }
-            }
-            for await (name, state) in group { services[name] = state }
-        }
+        let services = await serviceStates()
         let allUp = services.values.allSatisfy { $0.status == "up" }
         let uptime = ContinuousClock.now - started
         return GatewayHealth(
             status: allUp ? "ok" : "degraded", version: rnmVersion,
             uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
             services: services, inFlight: inFlight.load(ordering: .relaxed))
+    }
+
+    /// Each service's state: one probe for all callers in flight.
+    private func serviceStates() async -> [String: GatewayHealth.ServiceState] {
+        let links = self.links
+        let task = probing.withLock { current in
+            if let current { return current }
+            let task = Task {
+                await withTaskGroup(of: (String, GatewayHealth.ServiceState).self) { group in
+                    for link in links.values {
+                        group.addTask { (link.service.rawValue, await Self.probe(link)) }
+                    }
+                    return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+                }
+            }
+            current = task
+            return task
+        }
+        let states = await task.value
+        probing.withLock { if $0 == task { $0 = nil } }
+        return states
     }
 
     private static func probe(_ link: ServiceLink) async -> GatewayHealth.ServiceState {

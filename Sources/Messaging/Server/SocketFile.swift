@@ -30,8 +30,9 @@ public enum SocketFileError: Error, Sendable, CustomStringConvertible {
         case .pathTooLong(let path):
             return """
                 the socket path \(path) is \(path.utf8.count) bytes: a Unix socket path holds at most \
-                \(SocketFile.maxPathBytes) bytes, and its folder at most \(SocketFile.maxPathBytes - SocketFile.stagingBytes) \
-                (the socket is made first in a new folder beside it); choose a shorter path
+                \(SocketFile.maxPathBytes) bytes, and its folder at most \
+                \(SocketFile.maxPathBytes - SocketFile.stagingBytes) (the socket is made first in a new folder \
+                beside it); choose a shorter path
                 """
         }
     }

@@ -39,7 +39,8 @@ public final class URLSessionFetcher: Sendable {
         // URLSession's own timeouts are only a backstop, in whole seconds past the deadline.
         let backstop = Double(timeoutMilliseconds / 1000 + 2)
         configuration.timeoutIntervalForRequest = backstop
-        configuration.timeoutIntervalForResource = backstop
+        // Per request (`get`'s own timeout may be longer: the world list): an hour at most.
+        configuration.timeoutIntervalForResource = 3602
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         // No HTTP cache under the service's own: every fetch reaches the upstream (a refresh
         // must). Even ignored, a URLCache is consulted per request, and its keys build a
@@ -57,8 +58,9 @@ public final class URLSessionFetcher: Sendable {
     /// `GET base + path + ?query` (values percent-encoded); with `validator`, a conditional
     /// request (`If-None-Match`, `If-Modified-Since`) that a `304` answers with no body.
     /// - Throws: ``UpstreamError`` when there is no complete HTTP answer.
+    /// `timeoutMilliseconds` replaces the fetcher's for this one request (the world list).
     public func get(
-        path: String, query: [(String, String)], validator: Validator? = nil
+        path: String, query: [(String, String)], validator: Validator? = nil, timeoutMilliseconds: Int? = nil
     ) async throws(UpstreamError)
         -> HTTPAnswer
     {
@@ -68,7 +70,7 @@ public final class URLSessionFetcher: Sendable {
         if let etag = validator?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = validator?.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
         do {
-            let (data, response) = try await fetch(request)
+            let (data, response) = try await fetch(request, timeout: timeoutMilliseconds ?? self.timeoutMilliseconds)
             let header = { (name: String) in response.value(forHTTPHeaderField: name) }
             return HTTPAnswer(
                 status: response.statusCode, body: data,
@@ -77,7 +79,7 @@ public final class URLSessionFetcher: Sendable {
         } catch let error as UpstreamError {
             throw error
         } catch let error as URLError where error.code == .timedOut {
-            throw .timedOut(milliseconds: timeoutMilliseconds)
+            throw .timedOut(milliseconds: timeoutMilliseconds ?? self.timeoutMilliseconds)
         } catch let error as URLError where error.code == .networkConnectionLost {
             throw .badPayload("connection closed mid-body (truncated)")
         } catch {
@@ -87,15 +89,17 @@ public final class URLSessionFetcher: Sendable {
 
     /// One transfer, abandoned (and cancelled) at the deadline or when the caller is cancelled.
     /// The caller never waits for libcurl to acknowledge a cancellation.
-    private func fetch(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    private func fetch(_ request: URLRequest, timeout: Int) async throws -> (Data, HTTPURLResponse) {
         guard await pool.acquire(within: .milliseconds(timeoutMilliseconds)) else {
             try Task.checkCancellation()
             throw UpstreamError.busy(connections: pool.size, waitedMilliseconds: timeoutMilliseconds)
         }
         defer { pool.release() }
+        var request = request
+        // URLSession's own timeouts are a backstop past the deadline (see init).
+        request.timeoutInterval = Double(timeout / 1000 + 2)
         let task = session.dataTask(with: request)
         let outcome = transfers.register(task)
-        let timeout = timeoutMilliseconds
         // The deadline; stopped as soon as the transfer is over, however it ended.
         let timer = Task {
             guard (try? await Task.sleep(for: .milliseconds(timeout))) != nil else { return }

@@ -10,19 +10,25 @@ import ServiceRuntime
 /// Builds the UniversityService; tests call this with test settings.
 enum UniversityServiceApp {
     static func build(
-        configuration: CachingServiceConfiguration, logger: Logger,
+        configuration: CachingServiceConfiguration,
+        syncTimeoutMilliseconds: Int = Defaults.universitiesSyncTimeoutMilliseconds, logger: Logger,
         onListening: (@Sendable () async -> Void)? = nil
     ) throws -> [any Service] {
-        let router = try router(configuration: configuration, logger: logger)
+        let router = try router(
+            configuration: configuration, syncTimeoutMilliseconds: syncTimeoutMilliseconds, logger: logger)
         return [configuration.makeServer(.universities, handler: router, logger: logger, onListening: onListening)]
     }
 
     /// The service's methods over its database and upstream (the route table's test reads them).
-    static func router(configuration: CachingServiceConfiguration, logger: Logger) throws -> RPCRouter {
+    static func router(
+        configuration: CachingServiceConfiguration,
+        syncTimeoutMilliseconds: Int = Defaults.universitiesSyncTimeoutMilliseconds, logger: Logger
+    ) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let (database, setAside) = try UniversityDatabase.openSettingAsideDamage(
             path: configuration.databasePath, logger: logger)
-        let upstream = HipoUpstream(fetcher: configuration.makeFetcher())
+        let upstream = HipoUpstream(
+            fetcher: configuration.makeFetcher(), syncTimeoutMilliseconds: syncTimeoutMilliseconds)
         let policy = configuration.makePolicy(logger: logger) { () async throws(UpstreamError) in
             try await upstream.probe()
         }

@@ -36,10 +36,11 @@ enum UniversityRoutes {
                 json: listResult(answer, nameFilter: name),
                 validUntil: answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
         }
+        let syncs = SharedRun<UniversitySyncResult>()
         router.register(RPCMethods.universitiesSync) { _, context in
-            try await catalog.sync { done, total, message in
-                await context.progress(done: done, total: total, message: message)
-            }
+            try await syncs.run(
+                progress: { done, total, message in await context.progress(done: done, total: total, message: message) }
+            ) { progress in try await catalog.sync(progress: progress) }
         }
         router.registerEncoded(RPCMethods.universitiesRefresh) { params, _ in
             let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: true)

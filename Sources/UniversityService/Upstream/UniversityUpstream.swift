@@ -2,11 +2,14 @@ import Foundation
 import Messaging
 import RnmAPI
 import ServiceKit
+import ServiceRuntime
 
 /// The Hipo universities API, where universities come from: `GET /search?country=<name>`
 /// answers a bare JSON array.
 struct HipoUpstream: Sendable {
     let fetcher: URLSessionFetcher
+    /// The world list's own deadline (`RNM_UNIVERSITIES_SYNC_TIMEOUT_MS`): several megabytes.
+    var syncTimeoutMilliseconds = Defaults.universitiesSyncTimeoutMilliseconds
 
     /// The upstream's base URL, for health.
     var baseURL: String { fetcher.baseURL }
@@ -21,7 +24,7 @@ struct HipoUpstream: Sendable {
 
     /// Every university in the world, in the upstream's order: `GET /search` with no parameter.
     func world() async throws(UpstreamError) -> [University] {
-        let answer = try await fetcher.get(path: "/search", query: [])
+        let answer = try await fetcher.get(path: "/search", query: [], timeoutMilliseconds: syncTimeoutMilliseconds)
         try answer.expectOK()
         return try Self.decode(answer.body)
     }
