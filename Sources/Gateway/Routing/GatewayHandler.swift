@@ -95,7 +95,10 @@ final class GatewayHandler: RPCHandler {
         _ request: RPCRequest, through client: RPCClient, service: ServiceName, context: RPCRequestContext,
         reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void
     ) {
-        guard inFlight.wrappingAdd(1, ordering: .relaxed).newValue <= maxInFlight else {
+        guard
+            inFlight.wrappingAdd(1, ordering: .relaxed).newValue + healthInFlight.load(ordering: .relaxed)
+                <= maxInFlight
+        else {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             reply(
                 .failure(

@@ -16,7 +16,11 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
     private var admitted: String?
     /// Why this connection is refused, when it is.
     private var refusal: String?
+    /// Whether the refusal was sent.
+    private var answered = false
     private var decided = false
+    /// How long a refused connection may take to send its first request and read the answer.
+    static let refusedGrace = TimeAmount.seconds(5)
 
     init(gate: ConnectionGate) {
         self.gate = gate
@@ -42,7 +46,10 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let refusal else { return context.fireChannelRead(data) }
-        guard case .head = unwrapInboundIn(data) else { return }
+        // Nothing of a refused connection reaches the router: its first head is answered, the
+        // rest (that request's body, requests pipelined after it) dropped.
+        guard case .head = unwrapInboundIn(data), !answered else { return }
+        answered = true
         let body = ByteBuffer(string: #"{"error":"# + JSONText.quoted(refusal) + "}")
         let headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes),
@@ -52,8 +59,6 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
             wrapOutboundOut(.head(HTTPResponse(status: .serviceUnavailable, headerFields: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
-        self.refusal = nil
-        self.decided = true
     }
 
     private func decide(context: ChannelHandlerContext) {
@@ -62,6 +67,9 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
         let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
         if let refusal = gate.admit(address) {
             self.refusal = refusal
+            // Not counted, so not kept: one that sends no request is closed after a moment.
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: Self.refusedGrace) { channel.close(promise: nil) }
         } else {
             admitted = address
         }

@@ -22,12 +22,31 @@ final class SendTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
             timer?.cancel()
             timer = nil
         } else if timer == nil {
-            let channel = context.channel
-            timer = context.eventLoop.scheduleTask(in: timeout) {
+            arm(context.channel, on: context.eventLoop)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes `channel` after the timeout unless it has drained some of its answers by then
+    /// (a slow reader is not a stopped one: it gets another period).
+    private func arm(_ channel: any Channel, on eventLoop: any EventLoop) {
+        let before = Self.buffered(channel)
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        timer = eventLoop.scheduleTask(in: timeout) {
+            let handler = handler.value
+            handler.timer = nil
+            guard !channel.isWritable else { return }
+            if let before, let now = Self.buffered(channel), now < before {
+                handler.arm(channel, on: eventLoop)
+            } else {
                 channel.close(promise: nil)
             }
         }
-        context.fireChannelWritabilityChanged()
+    }
+
+    /// Bytes of answers written but not yet sent.
+    private static func buffered(_ channel: any Channel) -> Int? {
+        try? channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

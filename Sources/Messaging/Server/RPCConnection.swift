@@ -205,8 +205,9 @@ final class RPCConnection: Sendable {
         RPCError(
             .overloaded,
             """
-            reply dropped: this connection already has replies waiting unread up to its limit of \
-            \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES); read replies as they come, then retry
+            reply dropped: this connection already has replies waiting unread, up to its limit of \
+            \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES) or the process's over all connections \
+            (RNM_MAX_UNREAD_BYTES); read replies as they come, then retry
             """,
             service: service)
     }

@@ -100,6 +100,9 @@ public final class RPCServer: Sendable {
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: staging.socketPath, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // Past the cap, nothing of the connection is served (its reader stopped before
+                    // it starts) until serve() has told it why and closed it.
+                    let admitted = process.admitConnection()
                     let connection = RPCConnection(
                         configuration: configuration, handler: handler, logger: logger,
                         budget: ConnectionBudget(
@@ -107,13 +110,15 @@ public final class RPCServer: Sendable {
                             maxBytes: configuration.connectionBufferBytes, process: process),
                         writer: FrameWriter(channel: channel))
                     let reader = RPCConnectionReader(connection: connection, eventLoop: channel.eventLoop)
+                    // A stopped reader withholds every read and drops what arrives.
+                    if !admitted { reader.stop() }
                     try channel.pipeline.syncOperations.addHandlers(
                         ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout)),
                         reader)
                     return AcceptedConnection(
                         channel: channel, connection: connection, readingEnded: reader.readingEnded,
                         reader: NIOLoopBound(reader, eventLoop: channel.eventLoop),
-                        admitted: process.admitConnection())
+                        admitted: admitted)
                 }
             }
         let identity: SocketFile.Identity

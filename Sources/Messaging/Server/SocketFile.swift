@@ -148,8 +148,9 @@ public enum SocketFile {
         }
     }
 
-    /// The longest path a Unix socket address holds (108 bytes with its terminating zero).
-    static let maxPathBytes = 107
+    /// The longest path a Unix socket address holds (its `sun_path` less the terminating zero:
+    /// 107 bytes on Linux, 103 on macOS).
+    static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
     /// What staging adds to the folder: `/.XXXXXX/s`.
     static let stagingBytes = 10
 

@@ -3,17 +3,23 @@ import Synchronization
 /// Work that runs once however many ask for it at the same time (a sync): a caller arriving
 /// while it runs joins it, is sent its progress from then on (so that its deadline, which
 /// progress restarts, keeps running) and gets its result or its error. Two syncs at once
-/// once downloaded the whole list twice.
+/// once downloaded the whole list twice. The run is cancelled when every caller has been.
 public final class SharedRun<Value: Sendable>: Sendable {
     /// Progress as a sync reports it: done, total, message.
     public typealias Progress = @Sendable (Int, Int, String) async -> Void
 
     private struct Running {
+        var id: UInt64
         var task: Task<Value, any Error>
-        var listeners: [Progress]
+        var listeners: [UInt64: Progress]
     }
 
-    private let running = Mutex<Running?>(nil)
+    private struct State {
+        var running: Running?
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
@@ -23,22 +29,37 @@ public final class SharedRun<Value: Sendable>: Sendable {
     )
         async throws -> Value
     {
-        let task = running.withLock { state -> Task<Value, any Error> in
-            if state != nil {
-                state!.listeners.append(progress)
-                return state!.task
+        let (task, listener) = state.withLock { state -> (Task<Value, any Error>, UInt64) in
+            state.nextID += 1
+            let listener = state.nextID
+            if state.running != nil {
+                state.running!.listeners[listener] = progress
+                return (state.running!.task, listener)
             }
-            let task = Task {
-                try await work { [self] done, total, message in
-                    for listener in self.running.withLock({ $0?.listeners ?? [] }) {
+            state.nextID += 1
+            let id = state.nextID
+            let task = Task { [self] in
+                // Cleared by the run itself as it ends: a caller arriving later starts anew.
+                defer { self.state.withLock { if $0.running?.id == id { $0.running = nil } } }
+                return try await work { done, total, message in
+                    for listener in self.state.withLock({ Array(($0.running?.listeners ?? [:]).values) }) {
                         await listener(done, total, message)
                     }
                 }
             }
-            state = Running(task: task, listeners: [progress])
-            return task
+            state.running = Running(id: id, task: task, listeners: [listener: progress])
+            return (task, listener)
         }
-        defer { running.withLock { if $0?.task == task { $0 = nil } } }
-        return try await task.value
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            // This caller has gone: no more progress for it; the last one out stops the run.
+            let last = state.withLock { state -> Bool in
+                guard state.running?.task == task else { return false }
+                state.running!.listeners[listener] = nil
+                return state.running!.listeners.isEmpty
+            }
+            if last { task.cancel() }
+        }
     }
 }

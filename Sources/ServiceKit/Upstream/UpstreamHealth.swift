@@ -189,6 +189,10 @@ public final class UpstreamHealth: Sendable {
                 do throws(UpstreamError) {
                     try await probe()
                     self.recordSuccess(at: Date())
+                } catch .busy {
+                    // rnm's own connections were all in use: nothing learnt of the upstream;
+                    // the probe goes out again in a second.
+                    self.state.withLock { $0.snapshot.nextProbeAt = Date().addingTimeInterval(1) }
                 } catch {
                     // Any failure of the probe keeps it failing (a 404 there means the upstream is
                     // not the API it should be).
