@@ -36,6 +36,7 @@ public enum RPCMethods {
 
     // Gateway
     public static let gatewayHealth = RPCMethod<NoParams, GatewayHealth>("gateway.health", .gateway)
+    public static let gatewayHello = RPCMethod<GatewayHello, GatewayLinkMode>("gateway.hello", .gateway)
 
     /// The route table: every method of the protocol and the service that answers it. A new
     /// method is its constant above, its row here, and its handler; a test checks that each
@@ -64,6 +65,7 @@ public enum RPCMethods {
         universitiesHealth.route,
         universitiesSync.route,
         gatewayHealth.route,
+        gatewayHello.route,
     ]
 
     /// Each method's row of the table, by name.

@@ -30,11 +30,19 @@ public final class ServiceLink: Service, Sendable {
     public let socketPath: String
     private let maxFrameBytes: Int
     private let logger: Logger
+    /// Run on each new connection before any request uses it (the HTTP front's `gateway.hello`).
+    public typealias Greeting = @Sendable (RPCClient) async throws -> Void
+    private let greeting: Greeting?
     private let state = Mutex(State.idle)
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    public init(service: ServiceName, socketPath: String, maxFrameBytes: Int, logger: Logger) {
+    /// - Parameter greeting: run on each new connection before any request uses it; when it
+    ///   throws, the connection counts as failed (closed, then retried as any other).
+    public init(
+        service: ServiceName, socketPath: String, maxFrameBytes: Int, logger: Logger, greeting: Greeting? = nil
+    ) {
+        self.greeting = greeting
         self.service = service
         self.socketPath = socketPath
         self.maxFrameBytes = maxFrameBytes
@@ -89,6 +97,12 @@ public final class ServiceLink: Service, Sendable {
         do {
             let client = try await RPCClient.connect(
                 socketPath: socketPath, service: service, maxFrameBytes: maxFrameBytes)
+            do {
+                try await greeting?(client)
+            } catch {
+                await client.close()
+                throw error
+            }
             let kept = state.withLock { state -> Bool in
                 if case .stopped = state { return false }
                 state = .connected(client)

@@ -59,6 +59,43 @@ extension FaultSuite {
             }
         }
 
+        @Test("a connection that said gateway.hello {holdReplies} has 10 replies of 418 KB held, none dropped")
+        func heldRepliesAreNotDropped() async throws {
+            let settings = [
+                "RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CONNECTION_BUFFER_BYTES": String(1 << 20),
+                "RNM_MAX_UNREAD_BYTES": String(6 << 20),
+            ]
+            try await RnmSystem.with(settings: settings) { system in
+                let client = try await system.connect()
+                _ = try await client.call(RPCMethods.universitiesList, .init(country: "United States"))
+                let list = #"{"jsonrpc":"2.0","id":1,"method":"universities.list","params":{"country":"United States"}}"#
+                let hello = #"{"jsonrpc":"2.0","id":0,"method":"gateway.hello","params":{"holdReplies":true}}"#
+                var answered: [String: Int] = [:]
+                for (name, greeting) in [("anyone", nil), ("held", hello)] {
+                    let socket = try BlockingSocket(path: system.gatewaySocket)
+                    defer { socket.close() }
+                    var frames = greeting.map { [frameBytes(Array($0.utf8))] } ?? []
+                    frames += Array(repeating: frameBytes(Array(list.utf8)), count: 10)
+                    _ = socket.send(frames.flatMap { $0 }, times: 1, stallSeconds: 5)
+                    // Every reply written or dropped before any is read.
+                    try await waitUntil(20, "nothing in flight") {
+                        (try? await client.call(RPCMethods.gatewayHealth, NoParams(), timeout: .seconds(5)))?.inFlight
+                            == 0
+                    }
+                    let replies = socket.receiveFrames(frames.count).map { String(decoding: $0, as: UTF8.self) }
+                    answered[name] = replies.filter { $0.contains(#""result":{"country""#) }.count
+                    if greeting != nil {
+                        #expect(replies.first?.contains(#""holdsReplies":true"#) == true, "\(replies.first ?? "")")
+                    }
+                }
+                // 1 MiB of unread replies a connection for anyone: 2 or 3 of the 10 sent.
+                #expect((answered["anyone"] ?? 0) < 10, "\(answered)")
+                // Held: all 10 (4.2 MB) fit the process's 6 MiB.
+                #expect(answered["held"] == 10, "\(answered)")
+                await client.close()
+            }
+        }
+
         /// A cached get once the Gateway has a free connection again.
         private func waitForCachedGet(_ system: RnmSystem) async throws -> Duration {
             let latency = Mutex<Duration?>(nil)

@@ -45,6 +45,8 @@ final class GatewayHandler: RPCHandler {
                     service: ServiceName.gateway)
             }
             return .result(try JSONCoding.encode(await self.health()))
+        case .gateway where method == RPCMethods.gatewayHello.name:
+            return .result(try JSONCoding.encode(hello(request, context: context)))
         case .some(let service) where service != .gateway:
             return try await forward(request, to: links[service]!, context: context)
         default:
@@ -166,6 +168,20 @@ final class GatewayHandler: RPCHandler {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             reply(.failure(error))
         }
+    }
+
+    /// `gateway.hello`: a client that reads every reply (the HTTP front) has its replies held
+    /// rather than dropped; `holdReplies: false` (or none) puts the connection back to the rule
+    /// for anyone.
+    private func hello(_ request: RPCRequest, context: RPCRequestContext) throws -> GatewayLinkMode {
+        let hello = try request.decodeParams(GatewayHello.self)
+        context.holdReplies(hello.holdReplies)
+        if hello.holdReplies {
+            context.logger.info(
+                "a client reading every reply: its replies are held, not dropped",
+                metadata: ["client": "\(RPCError.excerpt(hello.client))"])
+        }
+        return GatewayLinkMode(holdsReplies: hello.holdReplies)
     }
 
     /// `gateway.health`: each service's health method, with latency and last error.

@@ -49,9 +49,17 @@ enum HTTPGatewayApp {
         configuration: HTTPGatewayConfiguration, logger: Logger,
         onListening: (@Sendable (Int) async -> Void)? = nil
     ) -> [any Service] {
+        // Every HTTP client's requests share this link: the Gateway is told that it reads every
+        // reply, so that replies piling up hold the link back instead of being dropped (a
+        // dropped one would be another client's answer).
+        let timeout = configuration.requestTimeout
         let gateway = ServiceLink(
             service: .gateway, socketPath: configuration.gatewaySocketPath,
-            maxFrameBytes: configuration.maxFrameBytes, logger: logger)
+            maxFrameBytes: configuration.maxFrameBytes, logger: logger
+        ) { client in
+            _ = try await client.call(
+                RPCMethods.gatewayHello, GatewayHello(client: "HTTPGateway", holdReplies: true), timeout: timeout)
+        }
         let base =
             configuration.publicURL.hasSuffix("/")
             ? String(configuration.publicURL.dropLast()) : configuration.publicURL

@@ -65,7 +65,7 @@ final class ConnectionBudget: Sendable {
         state.withLock { $0.work += 1 }
     }
 
-    /// A request is answered (its reply, if any, is already counted by ``reserveReply(bytes:)``).
+    /// A request is answered (its reply, if any, is already counted by ``reserveReply(bytes:policy:)``).
     func finishRequest(bytes: Int) {
         release { state in
             state.requests -= 1
@@ -89,17 +89,29 @@ final class ConnectionBudget: Sendable {
         release { $0.work -= 1 }
     }
 
+    /// Which budgets a reply must fit to be written, once others wait unread before it.
+    enum ReplyPolicy {
+        /// None: the peer is trusted to read (a service's one client, the Gateway).
+        case always
+        /// The connection's and the process's (a client of the Gateway).
+        case withinBudgets
+        /// The process's only: the client reads every reply but relays many clients, so its
+        /// replies pile up for a while (the HTTP front); its connection is not read meanwhile.
+        case withinProcessBudget
+    }
+
     /// Counts `bytes` of reply about to be written; false, counting nothing, when replies
-    /// already waiting fill the budget, this connection's or the process's (the client is not
-    /// reading): the caller sends a short error instead. A reply always goes through when
-    /// nothing else is waiting. With `always`, the reply is counted whatever is waiting (a
-    /// peer trusted to read).
-    func reserveReply(bytes: Int, always: Bool = false) -> Bool {
+    /// already waiting fill the budgets `policy` names (the client is not reading): the caller
+    /// sends a short error instead. A reply always goes through when nothing else is waiting.
+    func reserveReply(bytes: Int, policy: ReplyPolicy = .withinBudgets) -> Bool {
         let reserved = state.withLock { state in
-            guard
-                always || state.replyBytes == 0
-                    || (state.replyBytes + bytes <= maxBytes && process.hasRoomForReply(bytes: bytes))
-            else { return false }
+            let fits =
+                switch policy {
+                case .always: true
+                case .withinBudgets: state.replyBytes + bytes <= maxBytes && process.hasRoomForReply(bytes: bytes)
+                case .withinProcessBudget: process.hasRoomForReply(bytes: bytes)
+                }
+            guard fits || state.replyBytes == 0 else { return false }
             state.replyBytes += bytes
             state.bytes += bytes
             state.work += 1
@@ -115,7 +127,13 @@ final class ConnectionBudget: Sendable {
         state.withLock { $0.replyBytes >= maxBytes / 2 }
     }
 
-    /// A reply counted by ``reserveReply(bytes:)`` is written (or its connection is gone).
+    /// Whether the process's replies waiting unread fill its budget, and this connection has
+    /// some of them: a reply arriving now would be dropped.
+    var isProcessFull: Bool {
+        state.withLock { $0.replyBytes > 0 } && !process.hasRoomForReply(bytes: 1)
+    }
+
+    /// A reply counted by ``reserveReply(bytes:policy:)`` is written (or its connection is gone).
     func releaseReply(bytes: Int) {
         process.removeUnread(bytes)
         release { state in

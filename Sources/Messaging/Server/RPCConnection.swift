@@ -25,6 +25,9 @@ final class RPCConnection: Sendable {
     let writer: FrameWriter
     /// The requests being served, each in its own task (the reader must be stoppable alone).
     let tasks = RequestTasks()
+    /// Whether the client asked for its replies to be held rather than dropped
+    /// (``RPCRequestContext/holdReplies``).
+    private let holdsReplies = Atomic(false)
 
     // A class, not a struct: every request's closures capture the connection, and one
     // reference is one retain where a struct copy retained each of its fields.
@@ -138,9 +141,14 @@ final class RPCConnection: Sendable {
         return RPCRequestContext(
             logger: logger, rawID: envelope.rawID,
             clientBacklog: { [self] in
-                configuration.dropsUnreadReplies && budget.isBacklogged
-                    ? Self.droppedReply(budget: budget, service: service) : nil
-            }
+                switch replyPolicy {
+                case .always: nil
+                case .withinBudgets: budget.isBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
+                case .withinProcessBudget:
+                    budget.isProcessFull ? Self.droppedReply(budget: budget, service: service) : nil
+                }
+            },
+            holdReplies: { [self] in holdsReplies.store($0, ordering: .relaxed) }
         ) { [self] frame in
             writeNotification(frame)
         }
@@ -190,7 +198,7 @@ final class RPCConnection: Sendable {
             return
         }
         let size = frame.readableBytes
-        if budget.reserveReply(bytes: size, always: !configuration.dropsUnreadReplies) {
+        if budget.reserveReply(bytes: size, policy: replyPolicy) {
             writer.write(frame) { [budget] _ in budget.releaseReply(bytes: size) }
             return
         }
@@ -198,6 +206,12 @@ final class RPCConnection: Sendable {
         logger.notice("reply dropped: the client is not reading", metadata: ["bytes": "\(size)"])
         budget.beginWrite()
         writeCounted(Frames.errorResponse(rawID: rawID, error: error))
+    }
+
+    /// When this connection's replies may be dropped.
+    private var replyPolicy: ConnectionBudget.ReplyPolicy {
+        guard configuration.dropsUnreadReplies else { return .always }
+        return holdsReplies.load(ordering: .relaxed) ? .withinProcessBudget : .withinBudgets
     }
 
     /// The error that stands for a reply dropped because the client is not reading.

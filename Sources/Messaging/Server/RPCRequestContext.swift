@@ -9,6 +9,12 @@ public struct RPCRequestContext: Sendable {
     /// unread up to its budget), or nil. The Gateway asks it as each forwarded reply arrives,
     /// so that a reply nobody reads is never held in memory.
     public let clientBacklog: @Sendable () -> RPCError?
+    /// With true, makes the caller's connection one whose replies are held, never dropped,
+    /// however many wait unread (false undoes it): the connection is not read while they fill its buffer (back-pressure), and
+    /// only the process's budget can still drop them. For a client that relays many clients'
+    /// requests and reads every reply (the HTTP front): a reply dropped there is another
+    /// client's answer lost.
+    public let holdReplies: @Sendable (Bool) -> Void
     private let progressSink: @Sendable (ByteBuffer) -> Void
     private let rawID: ByteBuffer?
 
@@ -16,11 +22,13 @@ public struct RPCRequestContext: Sendable {
     /// with the frames written before it).
     public init(
         logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
+        holdReplies: @escaping @Sendable (Bool) -> Void = { _ in },
         progressSink: @escaping @Sendable (ByteBuffer) -> Void
     ) {
         self.logger = logger
         self.rawID = rawID
         self.clientBacklog = clientBacklog
+        self.holdReplies = holdReplies
         self.progressSink = progressSink
     }
 

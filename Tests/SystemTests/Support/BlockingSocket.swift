@@ -34,6 +34,35 @@ final class BlockingSocket: @unchecked Sendable {
         return written / frame.count
     }
 
+    /// Reads `count` frames (the payloads), waiting at most `seconds` for each byte.
+    func receiveFrames(_ count: Int, seconds: Int32 = 10) -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        for _ in 0..<count {
+            guard let header = receive(4, seconds: seconds) else { break }
+            let length = header.reduce(0) { $0 << 8 | Int($1) }
+            guard let payload = receive(length, seconds: seconds) else { break }
+            frames.append(payload)
+        }
+        return frames
+    }
+
+    /// Exactly `count` bytes, or nil when the peer closes or is silent for `seconds`.
+    private func receive(_ count: Int, seconds: Int32) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var received = 0
+        while received < count {
+            let result = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + received, count - received) }
+            if result > 0 {
+                received += result
+                continue
+            }
+            guard result < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return nil }
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, seconds * 1000) > 0 else { return nil }
+        }
+        return bytes
+    }
+
     func close() {
         guard descriptor >= 0 else { return }
         Glibc.close(descriptor)

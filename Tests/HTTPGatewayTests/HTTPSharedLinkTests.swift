@@ -1,0 +1,53 @@
+import Foundation
+@testable import HTTPGateway
+import Synchronization
+import TestSupport
+import Testing
+
+/// Issue 29, row 1: the HTTP front's link to the Gateway carries every HTTP client's
+/// requests. The Gateway holds back a link whose replies pile up (it stops reading it) rather
+/// than dropping replies on it, so heavy readers slow down and nobody gets a 503.
+@Suite("HTTPGateway: the shared link to the Gateway", .serialized, .cleansUp)
+struct HTTPSharedLinkTests {
+    @Test("10 clients reading 410 KB answers for 6 s: neither they nor a bystander get a 503")
+    func heavyReadersDoNotHurtABystander() async throws {
+        // A small Gateway buffer (the default is 4 MiB) so that the link fills on any machine.
+        try await RnmSystem.with(
+            settings: ["RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CONNECTION_BUFFER_BYTES": "1048576"]
+        ) { system in
+            // The micro-cache off: every read crosses the link.
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
+                $0.cacheTTL = .zero
+            }
+            #expect(try await http.get("/search?country=Japan").status == 200)
+            #expect(try await http.get("/search?country=United%20States").status == 200)
+            let end = ContinuousClock.now + .seconds(6)
+            let heavy = Task {
+                try await withThrowingTaskGroup(of: [Int].self) { group in
+                    for _ in 0..<10 {
+                        group.addTask {
+                            var statuses: [Int] = []
+                            // Bounded by the clock and by a count.
+                            for _ in 0..<10_000 where ContinuousClock.now < end {
+                                statuses.append(try await http.get("/search?country=United%20States").status)
+                            }
+                            return statuses
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0 += $1 }
+                }
+            }
+            var bystander: [Int] = []
+            for _ in 0..<25 {
+                bystander.append(try await http.get("/search?country=Japan").status)
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let statuses = try await heavy.value
+            let heavyRefused = statuses.filter { $0 != 200 }.count
+            #expect(bystander.allSatisfy { $0 == 200 }, "the bystander's statuses: \(bystander)")
+            #expect(heavyRefused == 0, "\(heavyRefused) of the heavy readers' \(statuses.count) not answered")
+            #expect(statuses.count >= 10, "the heavy readers were answered: \(statuses.count) answers")
+            try await http.server.stop()
+        }
+    }
+}
