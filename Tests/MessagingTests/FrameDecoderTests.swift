@@ -84,3 +84,42 @@ struct FrameDecoderTests {
         }
     }
 }
+
+@Suite("Frame timer")
+struct FrameTimerTests {
+    private func halfFrame(_ channel: EmbeddedChannel) throws {
+        let frame = FrameBuilder.frame(payload: ByteBuffer(string: #"{"jsonrpc":"2.0","id":1,"method":"x"}"#))
+        try channel.writeInbound(frame.getSlice(at: 0, length: 10)!)
+    }
+
+    @Test("half a frame for longer than the frame timeout is an error")
+    func stalledPeer() throws {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(FrameDecoder(maxFrameBytes: 1024, frameTimeout: .milliseconds(100))))
+        try halfFrame(channel)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(99))
+        #expect(throws: Never.self) { try channel.throwIfErrorCaught() }
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(2))
+        #expect(throws: FrameTimeoutError.self) { try channel.throwIfErrorCaught() }
+    }
+
+    @Test("time while this end withholds reads is not the peer's: it gets the whole timeout after")
+    func ownPauseNotCounted() throws {
+        let channel = EmbeddedChannel()
+        let pauses = ReadPauses()
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(
+                FrameDecoder(maxFrameBytes: 1024, frameTimeout: .milliseconds(100), pauses: pauses)))
+        try halfFrame(channel)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(50))
+        pauses.pause()
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(500))
+        #expect(throws: Never.self) { try channel.throwIfErrorCaught() }
+        pauses.resume(now: channel.embeddedEventLoop.now)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(99))
+        #expect(throws: Never.self) { try channel.throwIfErrorCaught() }
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(102))
+        #expect(throws: FrameTimeoutError.self) { try channel.throwIfErrorCaught() }
+    }
+}

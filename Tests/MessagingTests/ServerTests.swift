@@ -108,6 +108,34 @@ struct ServerTests {
         try await server.stop()
     }
 
+    @Test("a frame left half read while the server withholds reads (its buffer full) is not timed out")
+    func ownStallIsNotTheClients() async throws {
+        let server = try await RunningServer.start(handler: TestHandler()) {
+            $0.frameTimeout = .milliseconds(300)
+            $0.connectionBufferBytes = 65_536
+        }
+        let raw = try await RawConnection(socketPath: server.socketPath)
+        // Three 200 KB requests in one write: the first fills the 64 KiB buffer for a second,
+        // and the second arrives meanwhile, part read and part left in the socket.
+        let padding = String(repeating: "x", count: 200_001)
+        var bytes: [UInt8] = []
+        for value in 1...3 {
+            let request = #"{"jsonrpc":"2.0","id":\#(value),"method":"sleep","params":{"ms":1000,"value":\#(value),"#
+                + #""pad":"\#(padding)"}}"#
+            bytes += FrameBuilder.frame(payload: ByteBuffer(string: request)).readableBytesView
+        }
+        try await raw.sendRaw(bytes)
+        var values: [Int] = []
+        for _ in 1...3 {
+            let reply = try #require(try await raw.next(seconds: 10))
+            #expect(reply.rpcError == nil, "\(String(describing: reply.rpcError))")
+            values.append(reply.integerID.map(Int.init) ?? 0)
+        }
+        #expect(values.sorted() == [1, 2, 3])
+        raw.close()
+        try await server.stop()
+    }
+
     @Test("the socket file is mode 0660 and is removed on shutdown")
     func socketMode() async throws {
         let server = try await RunningServer.start(handler: TestHandler())

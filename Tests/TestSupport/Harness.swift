@@ -106,18 +106,17 @@ public struct RunningServer: Sendable {
     /// Starts `handler` on a socket in `directory` and waits until it listens.
     public static func start(
         handler: any RPCHandler, directory: String = temporaryDirectory(), name: String = "test.sock",
-        maxFrameBytes: Int = 1_048_576, maxInFlight: Int = 4096
+        maxFrameBytes: Int = 1_048_576, maxInFlight: Int = 4096,
+        configure: (inout RPCServerConfiguration) -> Void = { _ in }
     ) async throws -> RunningServer {
         let path = directory + "/" + name
-        return try await start(socketPath: path) { onListening in
+        var configuration = RPCServerConfiguration(
+            socketPath: path, maxFrameBytes: maxFrameBytes, service: "test", maxInFlightPerConnection: maxInFlight)
+        configure(&configuration)
+        return try await start(socketPath: path) { [configuration] onListening in
             [
                 ServerService(
-                    RPCServer(
-                        configuration: .init(
-                            socketPath: path, maxFrameBytes: maxFrameBytes, service: "test",
-                            maxInFlightPerConnection: maxInFlight),
-                        handler: handler, logger: testLogger(), onListening: onListening
-                    ))
+                    RPCServer(configuration: configuration, handler: handler, logger: testLogger(), onListening: onListening))
             ]
         }
     }

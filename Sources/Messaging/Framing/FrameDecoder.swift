@@ -9,7 +9,8 @@ import NIOCore
 ///
 /// With a `frameTimeout`, a frame that has begun must be complete within that time: a peer
 /// that sends half a frame and then goes silent gets ``FrameTimeoutError`` instead of holding
-/// the connection (and its buffer) open for ever. An idle connection between frames is fine.
+/// the connection (and its buffer) open for ever. An idle connection between frames is fine,
+/// and so is time during which this end withheld reads itself (``ReadPauses``).
 public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     public typealias InboundOut = ByteBuffer
 
@@ -17,29 +18,25 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     public static let headerSize = 4
 
     private let maxFrameBytes: Int
-    private let frameTimeout: TimeAmount?
     private var failed = false
-    private var incompleteFrameTimer: Scheduled<Void>?
+    private let incompleteFrameTimer: FrameTimer?
 
     /// - Parameters:
     ///   - maxFrameBytes: the largest payload accepted (`RNM_MAX_FRAME_BYTES`).
     ///   - frameTimeout: how long a started frame may stay incomplete; nil waits for ever.
-    public init(maxFrameBytes: Int, frameTimeout: TimeAmount? = nil) {
+    ///   - pauses: when the reader after this decoder withholds reads (not counted).
+    public init(maxFrameBytes: Int, frameTimeout: TimeAmount? = nil, pauses: ReadPauses? = nil) {
         self.maxFrameBytes = maxFrameBytes
-        self.frameTimeout = frameTimeout
+        self.incompleteFrameTimer = frameTimeout.map { FrameTimer(timeout: $0, pauses: pauses) }
     }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let state = try decodeFrame(context: context, buffer: &buffer)
-        if let frameTimeout {
+        if let incompleteFrameTimer {
             if state == .continue || buffer.readableBytes == 0 {
-                incompleteFrameTimer?.cancel()
-                incompleteFrameTimer = nil
-            } else if incompleteFrameTimer == nil, !failed {
-                let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-                incompleteFrameTimer = context.eventLoop.scheduleTask(in: frameTimeout) {
-                    loopBoundContext.value.fireErrorCaught(FrameTimeoutError(timeout: frameTimeout))
-                }
+                incompleteFrameTimer.cancel()
+            } else if !failed {
+                incompleteFrameTimer.start(context: context)
             }
         }
         return state
@@ -72,7 +69,6 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
         context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
     ) throws -> DecodingState {
         incompleteFrameTimer?.cancel()
-        incompleteFrameTimer = nil
         while try decodeFrame(context: context, buffer: &buffer) == .continue {}
         // A frame cut short by the peer closing is dropped: there is nobody left to answer.
         buffer.moveReaderIndex(to: buffer.writerIndex)

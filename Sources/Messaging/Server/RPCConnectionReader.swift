@@ -26,6 +26,8 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let connection: RPCConnection
+    /// Told when reads are withheld here, so that the frame timer does not count that time.
+    private let pauses: ReadPauses
     private let readingEndedPromise: EventLoopPromise<Void>
     private var state = State.reading
     /// Frames read but not yet accepted, oldest first: only while paused.
@@ -38,8 +40,9 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     private var endAfterHeld: (any Error)??
     private var context: ChannelHandlerContext?
 
-    init(connection: RPCConnection, eventLoop: any EventLoop) {
+    init(connection: RPCConnection, eventLoop: any EventLoop, pauses: ReadPauses) {
         self.connection = connection
+        self.pauses = pauses
         self.readingEndedPromise = eventLoop.makePromise()
     }
 
@@ -133,6 +136,7 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func pause(needsSlot: Bool) {
         state = .paused
+        pauses.pause()
         guard let eventLoop = context?.eventLoop else { return }
         let box = NIOLoopBound(self, eventLoop: eventLoop)
         let roomNow = connection.budget.whenRoom(needsSlot: needsSlot) {
@@ -145,6 +149,7 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     private func resume() {
         guard state == .paused else { return }
         state = .reading
+        pauses.resume(now: context?.eventLoop.now ?? .now())
         while state == .reading, let frame = held.popFirst() {
             accept(frame)
         }

@@ -109,11 +109,14 @@ public final class RPCServer: Sendable {
                             maxRequests: configuration.maxInFlightPerConnection,
                             maxBytes: configuration.connectionBufferBytes, process: process),
                         writer: FrameWriter(channel: channel))
-                    let reader = RPCConnectionReader(connection: connection, eventLoop: channel.eventLoop)
+                    let pauses = ReadPauses()
+                    let reader = RPCConnectionReader(
+                        connection: connection, eventLoop: channel.eventLoop, pauses: pauses)
                     // A stopped reader withholds every read and drops what arrives.
                     if !admitted { reader.stop() }
                     try channel.pipeline.syncOperations.addHandlers(
-                        ByteToMessageHandler(FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout)),
+                        ByteToMessageHandler(
+                            FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout, pauses: pauses)),
                         reader)
                     return AcceptedConnection(
                         channel: channel, connection: connection, readingEnded: reader.readingEnded,
