@@ -21,6 +21,9 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-records"), help: Setting.charactersMaxRecords.help)
     var maxRecords: Int?
 
+    @Option(name: .customLong("max-absent-ids"), help: Setting.charactersMaxAbsentIDs.help)
+    var maxAbsentIDs: Int?
+
     @Option(
         name: .customLong("favorites-database"),
         help: ArgumentHelp(Setting.favoritesDatabase.help.abstract, valueName: "path"))
@@ -32,10 +35,12 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
         let logger = try service.common.makeLogger(label: "rnm.characters")
         let services = try CharacterServiceApp.build(
             configuration: try service.resolve(),
-            maxListPages: try Setting.charactersMaxListPages.resolveInteger(maxListPages),
-            staleWhileRevalidate: try Setting.charactersStaleWhileRevalidate.resolveInteger(staleWhileRevalidate),
-            maxRecords: try Setting.charactersMaxRecords.resolveInteger(maxRecords),
-            favoritesPath: favoritesDatabase ?? Setting.favoritesDatabase.value(),
+            settings: CharacterSettings(
+                maxListPages: try Setting.charactersMaxListPages.resolveInteger(maxListPages),
+                staleWhileRevalidate: try Setting.charactersStaleWhileRevalidate.resolveInteger(staleWhileRevalidate),
+                maxRecords: try Setting.charactersMaxRecords.resolveInteger(maxRecords),
+                maxAbsentIDs: try Setting.charactersMaxAbsentIDs.resolveInteger(maxAbsentIDs),
+                favoritesPath: favoritesDatabase ?? Setting.favoritesDatabase.value()),
             logger: logger)
         try await ServiceRunner.run(services, logger: logger)
     }

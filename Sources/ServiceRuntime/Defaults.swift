@@ -21,6 +21,7 @@ public enum Defaults {
     public static var charactersStaleWhileRevalidate: Int { Setting.charactersStaleWhileRevalidate.integerDefault() }
     public static var charactersMaxListPages: Int { Setting.charactersMaxListPages.integerDefault() }
     public static var charactersMaxRecords: Int { Setting.charactersMaxRecords.integerDefault() }
+    public static var charactersMaxAbsentIDs: Int { Setting.charactersMaxAbsentIDs.integerDefault() }
     public static var upstreamMaxConnections: Int { Setting.upstreamMaxConnections.integerDefault() }
     public static var universitiesSyncTimeoutMilliseconds: Int {
         Setting.universitiesSyncTimeoutMilliseconds.integerDefault()

@@ -122,6 +122,15 @@ extension Setting {
             SettingSpec(
                 "Records of one kind an upstream list may claim (its info.count); a page claiming more is refused",
                 default: .integer(100_000), range: 1...100_000_000)
+        case .charactersMaxAbsentIDs:
+            // A 404 is cacheable (RFC 9111 §4.2.2): 1,100 absent ids once cost 11 upstream
+            // requests on every read. About 60 bytes each: 6 MB at the default.
+            SettingSpec(
+                """
+                Ids the upstream said do not exist, remembered for the max age (oldest out first); 0 asks every \
+                time
+                """,
+                default: .integer(100_000), range: 0...10_000_000)
         case .replyCacheBytes:
             // About a thousand characters with their episodes.
             SettingSpec(

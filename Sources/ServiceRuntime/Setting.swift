@@ -52,6 +52,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case charactersMaxListPages = "RNM_CHARACTERS_MAX_LIST_PAGES"
     /// Records of one kind the CharacterService believes an upstream list holds.
     case charactersMaxRecords = "RNM_CHARACTERS_MAX_RECORDS"
+    /// Ids the CharacterService remembers the upstream said do not exist.
+    case charactersMaxAbsentIDs = "RNM_CHARACTERS_MAX_ABSENT_IDS"
     /// Bytes of finished replies a service keeps to answer repeated reads at once.
     case replyCacheBytes = "RNM_REPLY_CACHE_BYTES"
     /// Event loop threads of a process (its tasks run on them too).

@@ -141,6 +141,26 @@ struct CharacterListTests {
         try await harness.stop()
     }
 
+    @Test("ids the upstream said do not exist are not asked again within the max age (issue 29)")
+    func absentIDsRemembered() async throws {
+        let harness = try await CharacterHarness.start()
+        // 1,100 ids past the 826 characters: 11 upstream requests of 100 ids the first time.
+        let absent = Array(1001...2100)
+        for part in IDsParams.parts(of: absent) {
+            #expect(try await harness.call(RPCMethods.charactersGetMany, part).missingIds == part.ids)
+        }
+        let first = harness.upstream.requestCount
+        #expect(first == 11)
+        // Again, in other groupings (no reply cached for them), and one by one: not asked.
+        for part in IDsParams.parts(of: Array(absent.reversed())) {
+            #expect(try await harness.call(RPCMethods.charactersGetMany, part).missingIds == part.ids)
+        }
+        let single = await harness.error { try await harness.call(RPCMethods.charactersGet, .init(id: 1500)) }
+        #expect(single?.code == .notFound)
+        #expect(harness.upstream.requestCount == first)
+        try await harness.stop()
+    }
+
     @Test("locations.get and episodes.get resolve their characters in one multi-id call")
     func details() async throws {
         let harness = try await CharacterHarness.start()

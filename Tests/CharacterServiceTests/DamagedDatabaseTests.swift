@@ -117,7 +117,8 @@ struct FavoritesFileTests {
             upstreamURL: "http://127.0.0.1:9/api", maxAgeSeconds: 600)
         #expect(throws: (any Error).self) {
             _ = try CharacterServiceApp.router(
-                configuration: configuration, favoritesPath: directory + "/./characters.sqlite", logger: testLogger())
+                configuration: configuration, settings: .init(favoritesPath: directory + "/./characters.sqlite"),
+                logger: testLogger())
         }
     }
 }

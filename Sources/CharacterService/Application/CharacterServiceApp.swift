@@ -13,30 +13,22 @@ enum CharacterServiceApp {
     static let syncConcurrency = 4
 
     static func build(
-        configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
-        staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
-        maxRecords: Int = Defaults.charactersMaxRecords, favoritesPath: String? = nil,
+        configuration: CachingServiceConfiguration, settings: CharacterSettings = CharacterSettings(),
         logger: Logger, onListening: (@Sendable () async -> Void)? = nil
     ) throws -> [any Service] {
-        let router = try router(
-            configuration: configuration, maxListPages: maxListPages,
-            staleWhileRevalidate: staleWhileRevalidate, maxRecords: maxRecords, favoritesPath: favoritesPath,
-            logger: logger)
+        let router = try router(configuration: configuration, settings: settings, logger: logger)
         return [configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)]
     }
 
     /// The service's methods over its database and upstream (the route table's test reads them).
     static func router(
-        configuration: CachingServiceConfiguration, maxListPages: Int = Defaults.charactersMaxListPages,
-        staleWhileRevalidate: Int = Defaults.charactersStaleWhileRevalidate,
-        maxRecords: Int = Defaults.charactersMaxRecords, favoritesPath: String? = nil,
-        logger: Logger
+        configuration: CachingServiceConfiguration, settings: CharacterSettings = CharacterSettings(), logger: Logger
     ) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let (database, cacheSetAside) = try CharacterDatabase.openSettingAsideDamage(
             path: configuration.databasePath, logger: logger)
         let favoritesPath = try FavoritesDatabase.checkedPath(
-            favoritesPath ?? FavoritesDatabase.path(besideCache: configuration.databasePath),
+            settings.favoritesPath ?? FavoritesDatabase.path(besideCache: configuration.databasePath),
             cachePath: configuration.databasePath)
         try DefaultPaths.createDirectory(for: favoritesPath)
         let (favorites, favoritesSetAside) = try FavoritesDatabase.openSettingAsideDamage(
@@ -49,8 +41,8 @@ enum CharacterServiceApp {
                 logger.warning("favorites in the damaged cache \(cacheSetAside) could not be read: \(error)")
             }
         }
-        let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher(), maxRecords: maxRecords)
-        let policy = configuration.makePolicy(staleWhileRevalidate: staleWhileRevalidate, logger: logger) {
+        let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher(), maxRecords: settings.maxRecords)
+        let policy = configuration.makePolicy(staleWhileRevalidate: settings.staleWhileRevalidate, logger: logger) {
             () async throws(UpstreamError) in try await upstream.probe()
         }
         policy.storage.noteSetAside(cacheSetAside)
@@ -58,7 +50,8 @@ enum CharacterServiceApp {
         favoritesStorage.noteSetAside(favoritesSetAside)
         let catalog = CharacterCatalog(
             database: database, favoritesDatabase: favorites, favoritesStorage: favoritesStorage, upstream: upstream,
-            policy: policy, logger: logger, maxFilteredPages: maxListPages)
+            policy: policy, logger: logger, maxFilteredPages: settings.maxListPages,
+            absentIDs: AbsentIDs(capacity: settings.maxAbsentIDs))
         // Finished replies of fresh reads, answered again without the database.
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
         if let replyCache { favorites.invalidateOnCommit(replyCache) }

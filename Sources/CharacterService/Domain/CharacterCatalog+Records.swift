@@ -17,8 +17,10 @@ extension CharacterCatalog {
         try await policy.read(
             stored: stored.map { Stored($0, fetchedAt: $0.fetchedAt) }, force: force,
             local: { [self] in
-                // Past a fresh complete mirror: it does not exist, known without asking.
-                if stored == nil, try await beyondMirror(resource, ids: [id], freshOnly: true) == [id] {
+                // Past a fresh complete mirror, or lately said absent: known without asking.
+                if stored == nil,
+                    try await !knownAbsent(resource, ids: [id]).isEmpty
+                {
                     throw CharacterError.notFound(resource, id: id)
                 }
                 return nil
@@ -45,8 +47,9 @@ extension CharacterCatalog {
         -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>)
     {
         var found = try await database.records(resource, ids: ids)
-        // Ids past a fresh complete mirror do not exist: not asked for, and not "unchecked".
-        let absent = Set(try await beyondMirror(resource, ids: ids.filter { found[$0] == nil }, freshOnly: true))
+        // Ids past a fresh complete mirror, or lately said absent, do not exist: not asked for,
+        // and not "unchecked".
+        let absent = try await knownAbsent(resource, ids: ids.filter { found[$0] == nil })
         let needed = ids.filter { !absent.contains($0) && (found[$0].map { !policy.isFresh($0.fetchedAt) } ?? true) }
         let oldest = found.values.map(\.fetchedAt).min() ?? Date()
         guard !needed.isEmpty else { return (found, .cached(at: oldest), []) }
@@ -131,6 +134,15 @@ extension CharacterCatalog {
         }
     }
 
+    /// Those of `ids` known not to exist without asking: past a fresh complete mirror, or said
+    /// absent by the upstream within the max age.
+    private func knownAbsent(_ resource: RecordKind, ids: [Int]) async throws -> Set<Int> {
+        guard !ids.isEmpty else { return [] }
+        let said = absentIDs.absent(resource, ids) { policy.isFresh($0) }
+        let rest = ids.filter { !said.contains($0) }
+        return said.union(try await beyondMirror(resource, ids: rest, freshOnly: true))
+    }
+
     /// Those of `ids` past the end of a complete mirror (which holds every id up to its count):
     /// records that did not exist when it was made. With `freshOnly`, only a fresh mirror is
     /// asked (known without asking the upstream); otherwise any, the best knowledge there is
@@ -181,6 +193,7 @@ extension CharacterCatalog {
             try await policy.storage.bestEffort("\(resource.plural) \(ids.count == 1 ? String(ids[0]) : "by id")") {
                 try await database.store(records: records, resource: resource, fetchedAt: now, validator: received)
             }
+            absentIDs.note(resource, Set(ids).subtracting(records.map(\.id)), checkedAt: now)
             let fetched = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
             return Answer(Dictionary(fetched) { $1 }, .fetched(at: now))
         }

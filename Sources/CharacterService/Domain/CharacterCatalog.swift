@@ -29,6 +29,8 @@ struct CharacterCatalog: Sendable {
     let logger: Logger
     /// Cached pages of filtered lists kept (least recently used evicted past it).
     let maxFilteredPages: Int
+    /// Ids the upstream said do not exist, not asked again while that is fresh.
+    let absentIDs: AbsentIDs
     let pageFlights = SingleFlight<ExactText, PageAnswer>()
     let recordFlights = SingleFlight<ExactText, Answer<[Int: StoredRecord]>>()
 
