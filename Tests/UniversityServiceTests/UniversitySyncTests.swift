@@ -21,3 +21,36 @@ struct UniversitySyncTests {
         try await harness.stop()
     }
 }
+
+/// Issue 29 loose end: a search across countries once said `stale: false` whatever the
+/// mirror's age. It follows the cache rule now, with the mirror as the stored copy.
+@Suite("universities.list by name across countries", .cleansUp)
+struct UniversitySearchEverywhereTests {
+    @Test("past the max age the upstream's search answers; when it fails, the mirror's matches, stale")
+    func searchFollowsTheCacheRule() async throws {
+        let harness = try await UniversityHarness.start()
+        _ = try await harness.client.call(RPCMethods.universitiesSync, NoParams(), timeout: .seconds(20))
+        let expected = Set(
+            UniversityFixtures.world.map { $0["name"] as! String }.filter { $0.lowercased().contains("tokyo") })
+        let live = try await harness.client.call(RPCMethods.universitiesList, .init(name: "tokyo"))
+        #expect(live.country == allCountries && Set(live.items.map(\.name)) == expected)
+        #expect(live.freshness.source == .upstream && !live.freshness.stale)
+        #expect(harness.upstream.requests.last?.query == ["name": "tokyo"])
+        harness.upstream.fault = .status(503)
+        let offline = try await harness.client.call(RPCMethods.universitiesList, .init(name: "tokyo"))
+        #expect(Set(offline.items.map(\.name)) == expected && offline.count == expected.count)
+        #expect(offline.freshness.stale && offline.freshness.upstreamError?.contains("503") == true)
+        try await harness.stop()
+    }
+
+    @Test("a mirror within the max age answers without asking")
+    func freshMirrorAnswers() async throws {
+        let harness = try await UniversityHarness.start(maxAge: 600)
+        _ = try await harness.client.call(RPCMethods.universitiesSync, NoParams(), timeout: .seconds(20))
+        let asked = harness.upstream.requestCount
+        let search = try await harness.client.call(RPCMethods.universitiesList, .init(name: "tokyo"))
+        #expect(search.freshness.source == .cache && !search.freshness.stale && !search.items.isEmpty)
+        #expect(harness.upstream.requestCount == asked)
+        try await harness.stop()
+    }
+}

@@ -79,17 +79,35 @@ struct UniversityCatalog: Sendable {
             durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
     }
 
-    /// `universities.list` with a `name` and no `country`: a search across every country of the
-    /// world mirror (nil when there is none: the default country answers instead). The mirror
-    /// is all there is to search; while the upstream is failing, the answer says so (stale), as
-    /// any answer from the cache does then.
+    /// `universities.list` with a `name` and no `country`: a search across every country, once
+    /// the world mirror exists (nil when there is none: the default country answers instead).
+    /// The one cache rule, with the mirror as the stored copy: a mirror within the max age
+    /// answers; otherwise the upstream's own search (`/search?name=`); when it fails, the
+    /// mirror's matches, stale, with the reason.
     func searchEverywhere(name: String) async throws -> (answer: ListAnswer, total: Int)? {
         guard let mirror = try await database.worldMirror() else { return nil }
         let found = try await database.search(name: name, limit: Self.searchLimit)
-        let upstream = policy.health.snapshot
-        let freshness = Freshness.cached(
-            at: mirror.completedAt, upstreamError: upstream.failing ? upstream.lastError : nil)
-        return (ListAnswer(country: allCountries, items: found.items, freshness: freshness), found.total)
+        let answer = try await policy.read(
+            stored: Stored(Found(items: found.items, total: found.total), fetchedAt: mirror.completedAt),
+            fetch: { [self] in
+                let fetchedAt = Date()
+                let universities = try await policy.upstream(forced: false) { () async throws(UpstreamError) in
+                    try await upstream.search(name: name)
+                }
+                let encoder = JSONCoding.encoder
+                let items = try universities.prefix(Self.searchLimit).map {
+                    (name: $0.name, json: try encoder.encode($0))
+                }
+                return Answer(Found(items: items, total: universities.count), .fetched(at: fetchedAt))
+            },
+            otherwise: { error in throw UniversityError.upstreamUnavailable(country: allCountries, error) })
+        return (ListAnswer(country: allCountries, items: answer.items, freshness: answer.freshness), answer.total)
+    }
+
+    /// A search's matches (at most ``searchLimit``) and how many there were.
+    struct Found: Sendable {
+        var items: [(name: String, json: Data)]
+        var total: Int
     }
 
     /// Universities a search across countries answers with at most (one reply must fit a frame).

@@ -29,6 +29,14 @@ struct HipoUpstream: Sendable {
         return try Self.decode(answer.body)
     }
 
+    /// Universities of every country whose name holds `name` (case-insensitive), as the API
+    /// answers `GET /search?name=`.
+    func search(name: String) async throws(UpstreamError) -> [University] {
+        let answer = try await fetcher.get(path: "/search", query: [("name", name)])
+        try answer.expectOK()
+        return try Self.decode(answer.body)
+    }
+
     /// Every university of `country` (exact, case-insensitive), in the upstream's order; with
     /// `validator`, asked conditionally: `.notModified` when the stored list is current.
     func universities(
