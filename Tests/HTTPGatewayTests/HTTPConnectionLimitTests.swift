@@ -118,6 +118,32 @@ struct HTTPConnectionLimitTests {
     }
 }
 
+/// What cannot be parsed gets the JSON error body every other error has (issue 29 loose end).
+@Suite("HTTPGateway: unparseable requests", .cleansUp)
+struct HTTPParseErrorTests {
+    @Test("headers over RNM_HTTP_MAX_HEADER_BYTES: 431 with a JSON reason; not HTTP at all: 400 with one")
+    func parseErrorsHaveABody() async throws {
+        try await RnmSystem.with(roles: [.gateway]) { system in
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
+                $0.maxHeaderBytes = 4096
+            }
+            let big = try await http.get("/api/character/1", headers: [("X-Padding", String(repeating: "a", count: 8000))])
+            #expect(big.status == 431)
+            #expect(big.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(
+                (jsonValue(big.body) as? [String: String])?["error"]?.contains("RNM_HTTP_MAX_HEADER_BYTES") == true,
+                "\(big.text)")
+            let client = try StuckClient(port: http.port)
+            defer { client.close() }
+            try client.send("NOT HTTP AT ALL\r\n\r\n")
+            let text = client.receiveText()
+            #expect(text.hasPrefix("HTTP/1.1 400"), "\(text)")
+            #expect(text.contains(#"{"error":"the request is not valid HTTP/1.1"#), "\(text)")
+            try await http.server.stop()
+        }
+    }
+}
+
 /// A plain blocking TCP client that sends and does not read (until ``drain()``).
 final class StuckClient: Sendable {
     let fd: Int32
@@ -164,6 +190,20 @@ final class StuckClient: Sendable {
             if pause > .zero { usleep(UInt32(pause.components.attoseconds / 1_000_000_000_000)) }
         }
         return total
+    }
+
+    /// What arrives until the server closes the connection (or 5 s of silence), as text.
+    func receiveText() -> String {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<64 {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            received += buffer.prefix(count)
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// Whether the server closes the connection within 15 s (end of stream, nothing sent).

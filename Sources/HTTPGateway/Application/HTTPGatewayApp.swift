@@ -78,7 +78,10 @@ enum HTTPGatewayApp {
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
         let sendTimeout = TimeAmount(configuration.sendTimeout)
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ConnectionLimitHandler(gate: gate), SendTimeoutHandler(timeout: sendTimeout)],
+            additionalChannelHandlers: [
+                ConnectionLimitHandler(gate: gate), SendTimeoutHandler(timeout: sendTimeout),
+                ParseErrorBodyHandler(maxHeaderBytes: configuration.maxHeaderBytes),
+            ],
             idleTimeout: TimeAmount(configuration.idleTimeout),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
