@@ -59,8 +59,15 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
         public var failedWrites: Int
         /// Where a damaged database file was moved when the service started, if one was.
         public var setAside: String?
+        /// Where the database is kept instead of its own file, which cannot be written (a
+        /// read-only file system): what is stored there is lost when the service stops.
+        public var standIn: String?
 
-        public init(state: String, lastError: String?, failingSince: String?, failedWrites: Int, setAside: String?) {
+        public init(
+            state: String, lastError: String?, failingSince: String?, failedWrites: Int, setAside: String?,
+            standIn: String? = nil
+        ) {
+            self.standIn = standIn
             self.state = state
             self.lastError = lastError
             self.failingSince = failingSince

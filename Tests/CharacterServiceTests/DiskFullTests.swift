@@ -42,4 +42,28 @@ struct DiskFullTests {
         #expect(try await harness.call(RPCMethods.favoritesList, NoParams()).items.map(\.id) == [1])
         try await harness.stop()
     }
+
+    @Test("on a read-only file system the service starts from a copy of its files: it serves them and says so")
+    func readOnlyFileSystem() async throws {
+        let disk = try SmallDisk()
+        let path = disk.path + "/characters.sqlite"
+        let first = try await CharacterHarness.start(maxAge: 600, databasePath: path)
+        _ = try await first.call(RPCMethods.charactersGet, .init(id: 1))
+        _ = try await first.call(RPCMethods.favoritesAdd, .init(id: 2))
+        try await first.stop()
+        try disk.makeReadOnly()
+
+        let harness = try await CharacterHarness.start(maxAge: 600, databasePath: path)
+        let asked = harness.upstream.requestCount
+        let rick = try await harness.call(RPCMethods.charactersGet, .init(id: 1))
+        #expect(rick.character.name == "Rick Sanchez" && rick.freshness.source == .cache)
+        #expect(harness.upstream.requestCount == asked, "served from what the file held")
+        #expect(try await harness.call(RPCMethods.favoritesList, NoParams()).items.map(\.id) == [2])
+        _ = try await harness.call(RPCMethods.favoritesAdd, .init(id: 3))
+        let health = try await harness.call(RPCMethods.charactersHealth, NoParams())
+        #expect(health.status == "degraded" && health.storage?.state == "read-only")
+        #expect(health.storage?.standIn?.hasSuffix("/characters.sqlite") == true)
+        #expect(health.storage?.lastError?.contains(path) == true, "\(String(describing: health.storage))")
+        try await harness.stop()
+    }
 }

@@ -40,6 +40,13 @@ public final class SmallDisk: Sendable {
         }
     }
 
+    /// Makes the file system read-only (as a volume mounted `:ro`).
+    public func makeReadOnly() throws {
+        guard mount("rnm-test", path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0 else {
+            throw SmallDiskError(reason: "remount \(path) read-only: \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Deletes what ``fill()`` wrote.
     public func free() throws {
         try FileManager.default.removeItem(atPath: filler)

@@ -25,29 +25,29 @@ enum CharacterServiceApp {
         configuration: CachingServiceConfiguration, settings: CharacterSettings = CharacterSettings(), logger: Logger
     ) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
-        let (database, cacheSetAside) = try CharacterDatabase.openSettingAsideDamage(
+        let (database, cacheOpening) = try CharacterDatabase.openSettingAsideDamage(
             path: configuration.databasePath, logger: logger)
         let favoritesPath = try FavoritesDatabase.checkedPath(
             settings.favoritesPath ?? FavoritesDatabase.path(besideCache: configuration.databasePath),
             cachePath: configuration.databasePath)
         try DefaultPaths.createDirectory(for: favoritesPath)
-        let (favorites, favoritesSetAside) = try FavoritesDatabase.openSettingAsideDamage(
+        let (favorites, favoritesOpening) = try FavoritesDatabase.openSettingAsideDamage(
             path: favoritesPath, logger: logger)
         try favorites.adopt(from: database)
-        if let cacheSetAside {
+        if let setAside = cacheOpening.setAside {
             do {
-                try favorites.adopt(fromSetAside: cacheSetAside)
+                try favorites.adopt(fromSetAside: setAside)
             } catch {
-                logger.warning("favorites in the damaged cache \(cacheSetAside) could not be read: \(error)")
+                logger.warning("favorites in the damaged cache \(setAside) could not be read: \(error)")
             }
         }
         let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher(), maxRecords: settings.maxRecords)
         let policy = configuration.makePolicy(staleWhileRevalidate: settings.staleWhileRevalidate, logger: logger) {
             () async throws(UpstreamError) in try await upstream.probe()
         }
-        policy.storage.noteSetAside(cacheSetAside)
+        policy.storage.note(cacheOpening)
         let favoritesStorage = StorageHealth(path: favoritesPath, logger: logger)
-        favoritesStorage.noteSetAside(favoritesSetAside)
+        favoritesStorage.note(favoritesOpening)
         let catalog = CharacterCatalog(
             database: database, favoritesDatabase: favorites, favoritesStorage: favoritesStorage, upstream: upstream,
             policy: policy, logger: logger, maxFilteredPages: settings.maxListPages,

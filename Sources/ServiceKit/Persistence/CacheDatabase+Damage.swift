@@ -2,6 +2,23 @@ import Foundation
 import GRDB
 import Logging
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What opening a database at start took, for health to report.
+public struct DatabaseOpening: Sendable, Equatable {
+    /// Where a damaged file was moved, if one was.
+    public var setAside: String?
+    /// Where the database is kept instead, when its own file cannot be written (read-only).
+    public var standIn: String?
+
+    public init(setAside: String? = nil, standIn: String? = nil) {
+        self.setAside = setAside
+        self.standIn = standIn
+    }
+}
+
 extension CacheDatabase {
     /// Opens the database at `path` as ``init(path:)`` does, and checks it (`PRAGMA
     /// quick_check`: a few milliseconds for these files of a few megabytes). A file that is
@@ -9,8 +26,29 @@ extension CacheDatabase {
     /// `<path>.damaged-<UTC time>` (with its `-wal` and `-shm`), logged, and an empty one made in
     /// its place: a cache is rebuilt from the upstream, while a service that exits on it would
     /// crash-loop under `restart: unless-stopped` and serve nothing. Nothing is deleted.
-    /// - Returns: the database, and where a damaged file was moved (nil: none was).
-    public static func openSettingAsideDamage(path: String, logger: Logger) throws -> (Self, setAside: String?) {
+    ///
+    /// A file that cannot be written where it is (a read-only file system or folder) is copied
+    /// to a stand-in in the temporary folder and used there until the service stops: what it
+    /// held is still served, new data is kept for as long as the process runs, and the file
+    /// itself is left as it was.
+    /// - Returns: the database, and what opening it took (a file set aside, a stand-in).
+    public static func openSettingAsideDamage(path: String, logger: Logger) throws -> (Self, DatabaseOpening) {
+        guard !isWritablePlace(path) else {
+            let (database, setAside) = try openInPlace(path: path, logger: logger)
+            return (database, DatabaseOpening(setAside: setAside))
+        }
+        let standIn = try makeStandIn(for: path)
+        logger.error(
+            """
+            the database at \(path) cannot be written there (a read-only file system or folder); using a copy at \
+            \(standIn) until the service stops (the file itself is left as it is)
+            """
+        )
+        let (database, setAside) = try openInPlace(path: standIn, logger: logger)
+        return (database, DatabaseOpening(setAside: setAside, standIn: standIn))
+    }
+
+    private static func openInPlace(path: String, logger: Logger) throws -> (Self, setAside: String?) {
         do {
             return (try openChecked(path: path), nil)
         } catch let error as DatabaseError where isDamage(error, at: path) {
@@ -23,6 +61,32 @@ extension CacheDatabase {
             )
             return (try openChecked(path: path), aside)
         }
+    }
+
+    /// Whether the file at `path` (or, when there is none, a new one there) can be written:
+    /// SQLite also writes its `-wal` and `-shm` beside it.
+    private static func isWritablePlace(_ path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard access(folder.isEmpty ? "." : folder, W_OK) == 0 else { return false }
+        return !exists(path) || access(path, W_OK) == 0
+    }
+
+    /// A copy of the file at `path` (with its journal), in a folder of this process's own under
+    /// the temporary folder.
+    private static func makeStandIn(for path: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.path + "/rnm-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let standIn = folder + "/" + (path as NSString).lastPathComponent
+        for suffix in ["", "-wal", "-shm"] where exists(standIn + suffix) {
+            try FileManager.default.removeItem(atPath: standIn + suffix)
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+            for suffix in ["-wal", ""] where exists(path + suffix) {
+                try FileManager.default.copyItem(atPath: path + suffix, toPath: standIn + suffix)
+            }
+        }
+        return standIn
     }
 
     private static func openChecked(path: String) throws -> Self {

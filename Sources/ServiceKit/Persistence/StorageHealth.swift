@@ -20,6 +20,7 @@ public final class StorageHealth: Sendable {
         var failingSince: Date?
         var failedWrites = 0
         var setAside: String?
+        var standIn: String?
     }
 
     public init(path: String = "the cache database", logger: Logger = Logger(label: "rnm.storage")) {
@@ -59,10 +60,15 @@ public final class StorageHealth: Sendable {
         }
     }
 
-    /// Says, from now on, that a damaged file was moved to `path` at start.
-    public func noteSetAside(_ path: String?) {
-        guard let path else { return }
-        state.withLock { $0.setAside = [$0.setAside, path].compactMap { $0 }.joined(separator: ", ") }
+    /// Says, from now on, what opening the database took: a damaged file moved away, a
+    /// stand-in for a file that cannot be written.
+    public func note(_ opening: DatabaseOpening) {
+        state.withLock { state in
+            if let path = opening.setAside {
+                state.setAside = [state.setAside, path].compactMap { $0 }.joined(separator: ", ")
+            }
+            if let standIn = opening.standIn { state.standIn = standIn }
+        }
     }
 
     /// For `*.health`: several databases (a cache, the favorites) as one, the first failing
@@ -83,9 +89,11 @@ public final class StorageHealth: Sendable {
     public var report: ServiceHealth.Storage {
         state.withLock { state in
             ServiceHealth.Storage(
-                state: state.failure?.state ?? "ok", lastError: state.failure?.description,
+                state: state.failure?.state ?? (state.standIn == nil ? "ok" : "read-only"),
+                lastError: state.failure?.description
+                    ?? state.standIn.map { "\(path) cannot be written; kept in \($0) until the service stops" },
                 failingSince: state.failingSince?.rfc3339, failedWrites: state.failedWrites,
-                setAside: state.setAside)
+                setAside: state.setAside, standIn: state.standIn)
         }
     }
 

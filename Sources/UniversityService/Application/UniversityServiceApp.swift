@@ -25,14 +25,14 @@ enum UniversityServiceApp {
         syncTimeoutMilliseconds: Int = Defaults.universitiesSyncTimeoutMilliseconds, logger: Logger
     ) throws -> RPCRouter {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
-        let (database, setAside) = try UniversityDatabase.openSettingAsideDamage(
+        let (database, opening) = try UniversityDatabase.openSettingAsideDamage(
             path: configuration.databasePath, logger: logger)
         let upstream = HipoUpstream(
             fetcher: configuration.makeFetcher(), syncTimeoutMilliseconds: syncTimeoutMilliseconds)
         let policy = configuration.makePolicy(logger: logger) { () async throws(UpstreamError) in
             try await upstream.probe()
         }
-        policy.storage.noteSetAside(setAside)
+        policy.storage.note(opening)
         let catalog = UniversityCatalog(database: database, upstream: upstream, policy: policy, logger: logger)
         // Finished replies of fresh reads, answered again without the database.
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
