@@ -1,4 +1,7 @@
 import Foundation
+import GRDB
+import NIOCore
+import ServiceKit
 import Messaging
 import RnmAPI
 import TestSupport
@@ -49,5 +52,31 @@ struct ReplyCacheTests {
             #expect(detail.freshness.source == .upstream)
         }
         #expect(harness.requests("character/2").count == 3)
+    }
+}
+
+/// Issue 29 loose end: a read that marks a page used (a write of `usedAt`) once could empty
+/// the whole reply cache.
+@Suite("Reply cache invalidation", .cleansUp)
+struct ReplyCacheInvalidationTests {
+    @Test("updates of bookkeeping columns alone keep the replies; any other change empties them")
+    func bookkeepingKeepsReplies() async throws {
+        let pool = try DatabasePool(path: temporaryDirectory() + "/invalidation.sqlite")
+        try await pool.write { db in
+            try db.execute(sql: "CREATE TABLE page (id INTEGER PRIMARY KEY, json TEXT, fetchedAt REAL, usedAt REAL)")
+            try db.execute(sql: "INSERT INTO page VALUES (1, '{}', 0, 0)")
+        }
+        let cache = ExpiringCache<ByteBuffer>(maxBytes: 1 << 20)
+        pool.invalidateOnCommit(cache)
+        let store = { cache.store(ByteBuffer(string: "reply"), for: "key", size: 5, expires: .now + .seconds(60)) }
+        store()
+        try await pool.write { db in try db.execute(sql: "UPDATE page SET usedAt = 1, fetchedAt = 1") }
+        #expect(cache.entry(for: "key") != nil, "a page marked used changes no answer")
+        try await pool.write { db in try db.execute(sql: "UPDATE page SET json = '[]'") }
+        #expect(cache.entry(for: "key") == nil)
+        store()
+        try await pool.write { db in try db.execute(sql: "INSERT INTO page VALUES (2, '{}', 0, 0)") }
+        #expect(cache.entry(for: "key") == nil)
+        try pool.close()
     }
 }
