@@ -47,4 +47,28 @@ struct UpstreamPoolTests {
         #expect(health.upstream.state == "ok" && health.status == "ok")
         try await harness.stop()
     }
+
+    @Test("requests given up on at their deadline stop (rpc.cancel): no upstream fetch for them, nothing queued")
+    func givenUpRequestsStop() async throws {
+        let harness = try await CharacterHarness.start(upstreamMaxConnections: 2)
+        harness.upstream.latency = .seconds(2)
+        // 20 cold reads, each given up on by its client after 300 ms: two hold the connections.
+        await withTaskGroup(of: Void.self) { group in
+            for id in 2...21 {
+                group.addTask {
+                    _ = try? await harness.client.call(RPCMethods.charactersGet, .init(id: id), timeout: .milliseconds(300))
+                }
+            }
+        }
+        let asked = harness.upstream.requestCount
+        #expect(asked <= 2)
+        // Another cold read (2 upstream requests, 2 s each) finds both connections free at once;
+        // were the 18 given up on still queued, it would wait past the 5 s a connection is waited for.
+        let rick = try await harness.call(RPCMethods.charactersGet, .init(id: 1))
+        #expect(rick.character.name == "Rick Sanchez" && !rick.episodes.isEmpty)
+        #expect(harness.upstream.requestCount == asked + 2, "\(harness.upstream.requestCount - asked) fetches since")
+        let health = try await harness.call(RPCMethods.charactersHealth, NoParams())
+        #expect(health.upstream.state == "ok", "abandoned fetches are not upstream failures")
+        try await harness.stop()
+    }
 }

@@ -72,7 +72,7 @@ enum PublicResponse {
             return (
                 "the upstream API is unavailable\(status) and rnm has nothing cached for this request", .badGateway, [:]
             )
-        case .timeout:
+        case .timeout, .cancelled:
             return ("rnm did not answer in time; retry shortly", .gatewayTimeout, [:])
         case .invalidParams:
             return (error.message.replacing("invalid params: ", with: ""), .badRequest, [:])

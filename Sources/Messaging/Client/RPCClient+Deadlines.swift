@@ -37,10 +37,11 @@ extension RPCClient {
         }
     }
 
-    /// Fails every request past its deadline with -32004, then schedules the next sweep.
+    /// Fails every request past its deadline with -32004 (and tells the server: `rpc.cancel`),
+    /// then schedules the next sweep.
     private func sweepDeadlines(scheduledAt: NIODeadline) {
         let now = NIODeadline.now()
-        let (expired, next) = state.withLock { state -> ([Pending], NIODeadline?) in
+        let (expired, next) = state.withLock { state -> ([(Int64, Pending)], NIODeadline?) in
             if state.sweepAt == scheduledAt { (state.sweepAt, state.sweep) = (nil, nil) }
             var due: [Int64] = []
             var earliest: NIODeadline?
@@ -52,11 +53,12 @@ extension RPCClient {
                     earliest = deadline
                 }
             }
-            let expired = due.compactMap { state.pending.removeValue(forKey: $0) }
+            let expired = due.compactMap { id in state.pending.removeValue(forKey: id).map { (id, $0) } }
             return (expired, Self.needsSweep(at: earliest, &state))
         }
         if let next { scheduleSweep(at: next) }
-        for request in expired {
+        for (id, request) in expired {
+            cancelOnServer(id)
             let milliseconds = (request.timeout?.nanoseconds ?? 0) / 1_000_000
             request.complete(
                 .failure(RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)))

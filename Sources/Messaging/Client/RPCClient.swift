@@ -134,7 +134,7 @@ public final class RPCClient: Sendable {
                 state.unregistered[id] = true
                 return false
             }
-            if registered { fail(id, with: CancellationError()) }
+            if registered, fail(id, with: CancellationError()) { cancelOnServer(id) }
         }
     }
 
@@ -247,9 +247,19 @@ public final class RPCClient: Sendable {
         }
     }
 
-    private func fail(_ id: Int64, with error: any Error) {
+    /// Fails request `id` if it is still pending; whether it was.
+    @discardableResult
+    private func fail(_ id: Int64, with error: any Error) -> Bool {
         let pending = state.withLock { $0.pending.removeValue(forKey: id) }
         pending?.complete(.failure(error))
+        return pending != nil
+    }
+
+    /// Tells the server that request `id` is given up on (`rpc.cancel`), so that it stops work
+    /// nobody waits for. Best effort: a closed connection has nothing to stop.
+    func cancelOnServer(_ id: Int64) {
+        guard isActive else { return }
+        writer.write(Frames.cancel(id: id)) { _ in }
     }
 
     static func describe(_ error: any Error) -> String {

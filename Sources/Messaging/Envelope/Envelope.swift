@@ -219,7 +219,19 @@ public struct Envelope: Sendable {
 
     /// For a `progress` notification: where `params.id` lies (the id of the request it belongs to).
     public var progressRequestIDRange: Range<Int>? {
-        guard method == "progress", let params = paramsRange else { return nil }
+        guard method == "progress" else { return nil }
+        return paramsIDRange
+    }
+
+    /// For an `rpc.cancel` notification: the range of `params.id`, the request given up on.
+    public var cancelledRequestIDRange: Range<Int>? {
+        guard kind == .notification, method == Frames.cancelMethod else { return nil }
+        return paramsIDRange
+    }
+
+    /// The range of `params.id`, when params is an object that has one.
+    private var paramsIDRange: Range<Int>? {
+        guard let params = paramsRange else { return nil }
         return payload.withUnsafeReadableBytes { bytes in
             guard let scanned = try? JSONScanner.scan(bytes, range: params) else { return nil }
             return scanned.members.first { Self.keyText($0, bytes) == "id" }?.value

@@ -37,6 +37,9 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
         /// -32007: the service could not write its database (the disk full, the file read-only or
         /// damaged) and the request needed it written (a sync, a favorite).
         public static let storageUnavailable = Code(rawValue: -32007)
+        /// -32800: the request was cancelled by its client (`rpc.cancel`, sent when the client
+        /// gave up on it); the reply goes to nobody.
+        public static let cancelled = Code(rawValue: -32800)
 
         /// Whether the same request may succeed if sent again later.
         public var isRetryable: Bool {
@@ -149,6 +152,8 @@ extension RPCError {
             self.init(.invalidParams, "invalid params: \(Self.describe(error))", service: service)
         case let error as FrameTooLargeError:
             self.init(.tooLarge, error.description, service: service)
+        case is CancellationError:
+            self.init(.cancelled, "request cancelled by its client", service: service)
         default:
             self.init(.internalError, "internal error", service: service, detail: String(describing: error))
         }

@@ -47,6 +47,19 @@ public enum Frames {
         return builder.finish()
     }
 
+    /// The notification a client sends when it gives up on a request (its deadline passed, its
+    /// caller was cancelled): the server stops the work, which nobody is waiting for any more.
+    public static let cancelMethod = "rpc.cancel"
+
+    /// `{"jsonrpc":"2.0","method":"rpc.cancel","params":{"id":<id>}}`.
+    public static func cancel(id: Int64) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: 64)
+        builder.append("{\"jsonrpc\":\"2.0\",\"method\":\"rpc.cancel\",\"params\":{\"id\":")
+        builder.appendInteger(id)
+        builder.append("}}")
+        return builder.finish()
+    }
+
     /// A `progress` notification for the request whose id is `rawID`.
     public static func progress(rawID: ByteBuffer, done: Int, total: Int, message: String) -> ByteBuffer {
         var builder = FrameBuilder(capacity: 96 + message.utf8.count)

@@ -70,6 +70,12 @@ final class RPCConnection: Sendable {
             writeCounted(Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service)))
             return true
         }
+        if let range = envelope.cancelledRequestIDRange {
+            // The client gave up on a request: its task is cancelled (a forwarded one, which
+            // has no task here, runs to its own deadline). No reply, no slot.
+            tasks.cancel(id: envelope.slice(range))
+            return true
+        }
         guard envelope.kind != .response else {
             let error = RPCError(
                 .invalidRequest, "invalid request: expected a request, got a response", service: service)
@@ -96,7 +102,7 @@ final class RPCConnection: Sendable {
                 finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes)
             }
             if !started {
-                tasks.start { [self] in await serve(envelope, context: context, bytes: bytes) }
+                tasks.start(id: envelope.rawID) { [self] in await serve(envelope, context: context, bytes: bytes) }
             }
         case .overloaded:
             let error = RPCError(
@@ -113,12 +119,14 @@ final class RPCConnection: Sendable {
 
     /// Serves one admitted request in its task and writes its reply.
     private func serve(_ envelope: Envelope, context: RPCRequestContext, bytes: Int) async {
-        let outcome: Result<RPCReply, any Error>
+        var outcome: Result<RPCReply, any Error>
         do {
             outcome = .success(try await handler.handle(RPCRequest(envelope: envelope), context: context))
         } catch {
             outcome = .failure(error)
         }
+        // Given up on by the client (`rpc.cancel`): whatever the work ended with, nobody reads it.
+        if Task.isCancelled { outcome = .failure(CancellationError()) }
         finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes)
     }
 
@@ -267,24 +275,36 @@ final class RequestTasks: Sendable {
     private struct State {
         var next = 0
         var running: [Int: Task<Void, Never>] = [:]
+        /// Each running request's key by its id as the client wrote it (for `rpc.cancel`).
+        var byID: [ByteBuffer: Int] = [:]
         var cancelled = false
     }
 
     private let state = Mutex(State())
 
-    /// Starts `body` in a new task.
-    func start(_ body: @escaping @Sendable () async -> Void) {
+    /// Starts `body` in a new task, the request `id`'s (nil for a notification).
+    func start(id: ByteBuffer? = nil, _ body: @escaping @Sendable () async -> Void) {
         state.withLock { state in
             let key = state.next
             state.next += 1
             // Created under the lock, so its own removal (which takes the lock) comes after.
             let task = Task {
                 await body()
-                self.state.withLock { _ = $0.running.removeValue(forKey: key) }
+                self.state.withLock { state in
+                    _ = state.running.removeValue(forKey: key)
+                    if let id, state.byID[id] == key { state.byID[id] = nil }
+                }
             }
             if state.cancelled { task.cancel() }
             state.running[key] = task
+            if let id { state.byID[id] = key }
         }
+    }
+
+    /// Cancels the running request whose id is `id` (the bytes the client wrote), if any.
+    func cancel(id: ByteBuffer) {
+        let task = state.withLock { state in state.byID[id].flatMap { state.running[$0] } }
+        task?.cancel()
     }
 
     /// Cancels every task running, and every one started from now on.

@@ -9,16 +9,25 @@
 ///
 /// A forced run (a refresh: the upstream's answer now) neither reads the cache again nor
 /// joins, or is joined by, an unforced run of the same key, which may end up reusing the cache.
+///
+/// A run is cancelled once every caller has been (their requests were cancelled or passed
+/// their deadline): nobody is left for its answer, and it would otherwise hold an upstream
+/// connection for work that is thrown away. A caller arriving then starts a run of its own.
 public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
     private struct Flight: Hashable {
         var key: Key
         var forced: Bool
     }
 
-    private var inFlight: [Flight: Task<Value, any Error>] = [:]
-    /// Callers of each run in flight, the first included (for tests that hold a run until
-    /// its joiners are in).
-    private var callers: [Flight: Int] = [:]
+    private struct Running {
+        var id: UInt64
+        var task: Task<Value, any Error>
+        /// Callers of the run not cancelled, the first included.
+        var callers: Int
+    }
+
+    private var inFlight: [Flight: Running] = [:]
+    private var nextID: UInt64 = 0
 
     public init() {}
 
@@ -29,22 +38,40 @@ public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
         _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let flight = Flight(key: key, forced: forced)
-        if let running = inFlight[flight] {
-            callers[flight, default: 0] += 1
-            return try await running.value
+        if var running = inFlight[flight], !running.task.isCancelled {
+            running.callers += 1
+            inFlight[flight] = running
+            return try await wait(for: running, of: flight)
         }
+        nextID += 1
         let task = Task {
             if !forced, let value = try await stored() { return value }
             return try await work()
         }
-        inFlight[flight] = task
-        callers[flight] = 1
-        defer { (inFlight[flight], callers[flight]) = (nil, nil) }
-        return try await task.value
+        let running = Running(id: nextID, task: task, callers: 1)
+        inFlight[flight] = running
+        defer { if inFlight[flight]?.id == running.id { inFlight[flight] = nil } }
+        return try await wait(for: running, of: flight)
     }
 
     /// How many callers wait on the unforced run in flight for `key` (0 when none is).
     public func runs(for key: Key) -> Int {
-        callers[Flight(key: key, forced: false)] ?? 0
+        inFlight[Flight(key: key, forced: false)]?.callers ?? 0
+    }
+
+    private func wait(for running: Running, of flight: Flight) async throws -> Value {
+        try await withTaskCancellationHandler {
+            try await running.task.value
+        } onCancel: {
+            Task { await self.leave(flight, id: running.id) }
+        }
+    }
+
+    /// A caller of run `id` was cancelled: the last one out cancels the run.
+    private func leave(_ flight: Flight, id: UInt64) {
+        guard var running = inFlight[flight], running.id == id else { return }
+        running.callers -= 1
+        inFlight[flight] = running
+        if running.callers == 0 { running.task.cancel() }
     }
 }

@@ -78,6 +78,8 @@ public final class URLSessionFetcher: Sendable {
                 retryAfterSeconds: HTTPAnswer.retryAfter(header("Retry-After")))
         } catch let error as UpstreamError {
             throw error
+        } catch is CancellationError {
+            throw .cancelled
         } catch let error as URLError where error.code == .timedOut {
             throw .timedOut(milliseconds: timeoutMilliseconds ?? self.timeoutMilliseconds)
         } catch let error as URLError where error.code == .networkConnectionLost {

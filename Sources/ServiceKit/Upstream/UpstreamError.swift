@@ -26,6 +26,9 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not asked: every connection rnm keeps to the upstream stayed in use for the wait
     /// (`RNM_UPSTREAM_MAX_CONNECTIONS`); says nothing of the upstream's health.
     case busy(connections: Int, waitedMilliseconds: Int)
+    /// Abandoned: every request waiting for it was given up on by its client (`rpc.cancel`).
+    /// Says nothing of the upstream's health.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -51,6 +54,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
             all \(connections) connections to the upstream stayed busy for \(milliseconds) ms \
             (RNM_UPSTREAM_MAX_CONNECTIONS); not asked
             """
+        case .cancelled: "upstream request abandoned: nobody waits for it any more"
         }
     }
 
@@ -61,7 +65,7 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreachable, .timedOut, .badPayload, .throttled: true
         case .status(let code): code >= 500 || code == 429
-        case .redirected, .tooLarge, .failing, .rateLimited, .busy: false
+        case .redirected, .tooLarge, .failing, .rateLimited, .busy, .cancelled: false
         }
     }
 

@@ -119,6 +119,9 @@ public final class UpstreamHealth: Sendable {
             let value = try await body()
             recordSuccess(at: Date())
             return value
+        } catch .cancelled {
+            // Given up on by its callers: the upstream was not asked to the end.
+            throw .cancelled
         } catch {
             recordFailure(error)
             throw error

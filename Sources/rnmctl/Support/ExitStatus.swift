@@ -33,7 +33,7 @@ enum ExitStatus {
         case .tooLarge: dataError
         case .notFound: notFound
         case .upstreamUnavailable, .serviceUnavailable, .overloaded, .storageUnavailable: unavailable
-        case .timeout: timeout
+        case .timeout, .cancelled: timeout
         case .parseError, .invalidRequest: protocolError
         default: software
         }
