@@ -9,11 +9,12 @@ import Testing
 /// than dropping replies on it, so heavy readers slow down and nobody gets a 503.
 @Suite("HTTPGateway: the shared link to the Gateway", .serialized, .cleansUp)
 struct HTTPSharedLinkTests {
-    @Test("10 clients reading 410 KB answers for 6 s: neither they nor a bystander get a 503")
+    @Test("4 clients reading 410 KB answers for 4 s: neither they nor a bystander get a 503")
     func heavyReadersDoNotHurtABystander() async throws {
-        // A small Gateway buffer (the default is 4 MiB) so that the link fills on any machine.
+        // The smallest Gateway buffer (the default is 4 MiB), so that the link fills with a few
+        // readers on any machine: this runs beside the rest of the suite on two cores.
         try await RnmSystem.with(
-            settings: ["RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CONNECTION_BUFFER_BYTES": "1048576"]
+            settings: ["RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CONNECTION_BUFFER_BYTES": "65536"]
         ) { system in
             // The micro-cache off: every read crosses the link.
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
@@ -21,10 +22,10 @@ struct HTTPSharedLinkTests {
             }
             #expect(try await http.get("/search?country=Japan").status == 200)
             #expect(try await http.get("/search?country=United%20States").status == 200)
-            let end = ContinuousClock.now + .seconds(6)
+            let end = ContinuousClock.now + .seconds(4)
             let heavy = Task {
                 try await withThrowingTaskGroup(of: [Int].self) { group in
-                    for _ in 0..<10 {
+                    for _ in 0..<4 {
                         group.addTask {
                             var statuses: [Int] = []
                             // Bounded by the clock and by a count.
@@ -40,13 +41,13 @@ struct HTTPSharedLinkTests {
             var bystander: [Int] = []
             for _ in 0..<25 {
                 bystander.append(try await http.get("/search?country=Japan").status)
-                try await Task.sleep(for: .milliseconds(200))
+                try await Task.sleep(for: .milliseconds(150))
             }
             let statuses = try await heavy.value
             let heavyRefused = statuses.filter { $0 != 200 }.count
             #expect(bystander.allSatisfy { $0 == 200 }, "the bystander's statuses: \(bystander)")
             #expect(heavyRefused == 0, "\(heavyRefused) of the heavy readers' \(statuses.count) not answered")
-            #expect(statuses.count >= 10, "the heavy readers were answered: \(statuses.count) answers")
+            #expect(statuses.count >= 4, "the heavy readers were answered: \(statuses.count) answers")
             try await http.server.stop()
         }
     }
