@@ -11,7 +11,7 @@ struct HTTPSeamlessTests {
     @Test("GET /api/character/1 with the upstream black-holed: after the first failure, at once, Cache-Status stale")
     func blackHole() async throws {
         let settings = [
-            "RNM_UPSTREAM_TIMEOUT_MS": "3000", "RNM_CHARACTERS_MAX_AGE": "1",
+            "RNM_UPSTREAM_TIMEOUT_MS": "5000", "RNM_CHARACTERS_MAX_AGE": "1",
             "RNM_CHARACTERS_STALE_WHILE_REVALIDATE": "0",
         ]
         try await RnmSystem.with(settings: settings) { system in
@@ -34,9 +34,10 @@ struct HTTPSeamlessTests {
                     "\(answer.header("Cache-Status") ?? "")")
                 #expect(answer.header("Cache-Status")?.contains("failing since") == true)
             }
-            // At once: none waits for the 3 s timeout (the figures, in a release build, are the
-            // bench's; this runs in a debug build beside the rest of the suite on two cores).
-            #expect(slowest < .milliseconds(1500), "the slowest of 10 answers after the first failure: \(slowest)")
+            // At once: none waits for the 5 s timeout (the figures, in a release build, are the
+            // bench's; this runs in a debug build beside the rest of the suite on two cores,
+            // where a loaded moment once took 1.9 s).
+            #expect(slowest < .milliseconds(2500), "the slowest of 10 answers after the first failure: \(slowest)")
             system.characterUpstream.fault = nil
             try await http.server.stop()
         }
