@@ -172,9 +172,18 @@ public final class Recorder<T: Sendable>: Sendable {
 /// libcurl obeys `http_proxy` even for 127.0.0.1: tests that talk to a local upstream call
 /// this first so no proxy is ever used.
 public func bypassProxies() {
-    setenv("no_proxy", "127.0.0.1,localhost", 1)
-    setenv("NO_PROXY", "127.0.0.1,localhost", 1)
+    _ = proxiesBypassed
 }
+
+/// Set once, and only when not set already (`.ci/run` and the README's commands export it):
+/// `setenv` while another test's `Process.run()` copies the environment crashed the suite
+/// (glibc's environment is not safe to change while it is read).
+private let proxiesBypassed: Void = {
+    for name in ["no_proxy", "NO_PROXY"] {
+        let current = getenv(name).map { String(cString: $0) } ?? ""
+        if !current.contains("127.0.0.1") { setenv(name, "127.0.0.1,localhost" + (current.isEmpty ? "" : "," + current), 1) }
+    }
+}()
 
 /// The ``RPCError`` a call fails with (nil if it succeeds or fails otherwise).
 public func rpcError(of body: () async throws -> some Any) async -> RPCError? {
