@@ -7,8 +7,9 @@ import Testing
 /// Issue 29, row 1: the HTTP front's link to the Gateway carries every HTTP client's
 /// requests. The Gateway holds back a link whose replies pile up (it stops reading it) rather
 /// than dropping replies on it, so heavy readers slow down and nobody gets a 503.
-@Suite("HTTPGateway: the shared link to the Gateway", .serialized, .cleansUp)
-struct HTTPSharedLinkTests {
+/// In the connection-limit suite, which runs its tests one at a time: the heavy readers load
+/// both cores, and the others measure how fast the front refuses.
+extension HTTPConnectionLimitTests {
     @Test("4 clients reading 410 KB answers for 4 s: neither they nor a bystander get a 503")
     func heavyReadersDoNotHurtABystander() async throws {
         // The smallest Gateway buffer (the default is 4 MiB), so that the link fills with a few
