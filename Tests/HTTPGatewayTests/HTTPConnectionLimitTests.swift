@@ -79,7 +79,7 @@ struct HTTPConnectionLimitTests {
             try await waitUntil(20, "the stuck connection closed") {
                 (try? await http.get("/api/character/1")).map { $0.status == 200 } ?? false
             }
-            let received = stuck.drain()
+            let received = await onOwnThread { stuck.drain() }
             #expect(received < 100 * 400_000, "it got \(received) bytes, not every answer")
             try await http.server.stop()
         }
@@ -95,7 +95,7 @@ struct HTTPConnectionLimitTests {
             let reader = try StuckClient(port: http.port)
             defer { reader.close() }
             try reader.send("GET /search?country=United%20States HTTP/1.1\r\nHost: rnm\r\nConnection: close\r\n\r\n")
-            let received = reader.drain(chunk: 16_384, pause: .milliseconds(100))
+            let received = await onOwnThread { reader.drain(chunk: 16_384, pause: .milliseconds(100)) }
             #expect(received > full.body.count, "got \(received) of the \(full.body.count)-byte body and its head")
             try await http.server.stop()
         }
@@ -116,7 +116,7 @@ struct HTTPConnectionLimitTests {
             }
             // A refused connection that sends nothing is not kept either.
             let idle = try StuckClient(port: http.port, from: "127.0.0.5")
-            #expect(idle.waitForClose(), "closed by the server within its grace, not left open")
+            #expect(await onOwnThread { idle.waitForClose() }, "closed by the server within its grace, not left open")
             idle.close()
             first.close()
             second.close()
@@ -143,7 +143,7 @@ struct HTTPParseErrorTests {
             let client = try StuckClient(port: http.port)
             defer { client.close() }
             try client.send("NOT HTTP AT ALL\r\n\r\n")
-            let text = client.receiveText()
+            let text = await onOwnThread { client.receiveText() }
             #expect(text.hasPrefix("HTTP/1.1 400"), "\(text)")
             #expect(text.contains(#"{"error":"the request is not valid HTTP/1.1"#), "\(text)")
             try await http.server.stop()

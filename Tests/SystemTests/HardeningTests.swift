@@ -86,7 +86,7 @@ extension FaultSuite {
                 let flood = try BlockingSocket(path: system.gatewaySocket)
                 // 4-byte payloads that are not JSON, each owed a -32700 reply, never read.
                 let frame = [UInt8]([0, 0, 0, 4]) + Array("nope".utf8)
-                let sent = flood.send(frame, times: 2_000_000, stallSeconds: 3)
+                let sent = await onOwnThread { flood.send(frame, times: 2_000_000, stallSeconds: 3) }
                 let during = system.residentBytes(.gateway) ?? 0
                 let latency = try await system.timedCachedGet()
                 flood.close()
@@ -160,7 +160,7 @@ extension FaultSuite {
                             .utf8))
                 for _ in 0..<4 {
                     let socket = try BlockingSocket(path: system.gatewaySocket)
-                    _ = socket.send(request, times: 320, stallSeconds: 3)
+                    _ = await onOwnThread { socket.send(request, times: 320, stallSeconds: 3) }
                     attackers.append(socket)
                 }
                 let highest = Mutex(before)

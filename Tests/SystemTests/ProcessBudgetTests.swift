@@ -30,7 +30,7 @@ extension FaultSuite {
                 var sockets: [BlockingSocket] = []
                 for _ in 0..<200 {
                     let socket = try BlockingSocket(path: system.gatewaySocket)
-                    _ = socket.send(request, times: 8, stallSeconds: 1)
+                    _ = await onOwnThread { socket.send(request, times: 8, stallSeconds: 1) }
                     sockets.append(socket)
                 }
                 // One more, that reads: past the cap it is told why, then closed.
@@ -76,13 +76,14 @@ extension FaultSuite {
                     defer { socket.close() }
                     var frames = greeting.map { [frameBytes(Array($0.utf8))] } ?? []
                     frames += Array(repeating: frameBytes(Array(list.utf8)), count: 10)
-                    _ = socket.send(frames.flatMap { $0 }, times: 1, stallSeconds: 5)
+                    _ = await onOwnThread { [frames] in socket.send(frames.flatMap { $0 }, times: 1, stallSeconds: 5) }
                     // Every reply written or dropped before any is read.
                     try await waitUntil(20, "nothing in flight") {
                         (try? await client.call(RPCMethods.gatewayHealth, NoParams(), timeout: .seconds(5)))?.inFlight
                             == 0
                     }
-                    let replies = socket.receiveFrames(frames.count).map { String(decoding: $0, as: UTF8.self) }
+                    let replies = await onOwnThread { [count = frames.count] in socket.receiveFrames(count) }
+                        .map { String(decoding: $0, as: UTF8.self) }
                     answered[name] = replies.filter { $0.contains(#""result":{"country""#) }.count
                     if greeting != nil {
                         #expect(replies.first?.contains(#""holdsReplies":true"#) == true, "\(replies.first ?? "")")

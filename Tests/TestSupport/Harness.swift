@@ -194,3 +194,12 @@ public func rpcError(of body: () async throws -> some Any) async -> RPCError? {
         return error as? RPCError
     }
 }
+
+/// Runs blocking work (a socket read or write that waits, a `poll`) on a thread of its own and
+/// waits for it without blocking: on Swift's cooperative pool (two threads on these machines)
+/// a few seconds of it stalled every other test of the process, which then missed deadlines.
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
+    }
+}

@@ -34,6 +34,15 @@ final class AbsentIDs: Sendable {
         }
     }
 
+    /// `ids` were answered by the upstream: they exist (a forced refresh may find one noted
+    /// absent; its record may not have been stored).
+    func forget(_ kind: RecordKind, _ ids: some Collection<Int>) {
+        guard capacity > 0, !ids.isEmpty else { return }
+        state.withLock { state in
+            for id in ids { state.checkedAt[Key(kind: kind, id: id)] = nil }
+        }
+    }
+
     /// `ids` were asked at `checkedAt` and not answered: they do not exist.
     func note(_ kind: RecordKind, _ ids: some Collection<Int>, checkedAt: Date) {
         guard capacity > 0, !ids.isEmpty else { return }

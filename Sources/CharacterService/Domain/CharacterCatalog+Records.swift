@@ -87,6 +87,9 @@ extension CharacterCatalog {
             return (found, nil)
         } catch let error as UpstreamError {
             return (found, error)
+        } catch is CancellationError {
+            // Given up on by the client: what is returned goes to nobody (never cached).
+            return (found, .cancelled)
         } catch {
             logger.error("resolving links failed", metadata: ["error": "\(error)"])
             return (found, nil)
@@ -194,6 +197,7 @@ extension CharacterCatalog {
                 try await database.store(records: records, resource: resource, fetchedAt: now, validator: received)
             }
             absentIDs.note(resource, Set(ids).subtracting(records.map(\.id)), checkedAt: now)
+            absentIDs.forget(resource, records.map(\.id))
             let fetched = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
             return Answer(Dictionary(fetched) { $1 }, .fetched(at: now))
         }

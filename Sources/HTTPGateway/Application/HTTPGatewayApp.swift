@@ -57,8 +57,13 @@ enum HTTPGatewayApp {
             service: .gateway, socketPath: configuration.gatewaySocketPath,
             maxFrameBytes: configuration.maxFrameBytes, logger: logger
         ) { client in
-            _ = try await client.call(
-                RPCMethods.gatewayHello, GatewayHello(client: "HTTPGateway", holdReplies: true), timeout: timeout)
+            do {
+                _ = try await client.call(
+                    RPCMethods.gatewayHello, GatewayHello(client: "HTTPGateway", holdReplies: true), timeout: timeout)
+            } catch let error as RPCError where error.code == .methodNotFound {
+                // A Gateway older than gateway.hello: the link works, its replies may be dropped.
+                logger.warning("the Gateway does not know gateway.hello; its replies may be dropped when many wait")
+            }
         }
         let base =
             configuration.publicURL.hasSuffix("/")

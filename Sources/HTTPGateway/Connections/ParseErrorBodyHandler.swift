@@ -26,7 +26,10 @@ final class ParseErrorBodyHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard let error = parseError, case .head(var head) = unwrapOutboundIn(data), head.status == .badRequest
+        // Only Hummingbird's own answer to the parse error (empty, closing): a 400 of an earlier
+        // pipelined request, written after the error was seen, goes out as it is.
+        guard let error = parseError, case .head(var head) = unwrapOutboundIn(data), head.status == .badRequest,
+            head.headerFields[.contentLength] == "0", head.headerFields[.connection] == "close"
         else {
             context.write(data, promise: promise)
             return

@@ -95,9 +95,11 @@ final class ConnectionBudget: Sendable {
         case always
         /// The connection's and the process's (a client of the Gateway).
         case withinBudgets
-        /// The process's only: the client reads every reply but relays many clients, so its
-        /// replies pile up for a while (the HTTP front); its connection is not read meanwhile.
-        case withinProcessBudget
+        /// The client reads every reply but relays many clients, so its replies pile up for a
+        /// while (the HTTP front); its connection is not read meanwhile. Within the process's
+        /// budget and ``heldFactor`` times the connection's: a client that said so and does not
+        /// read cannot take the whole process's budget from the others.
+        case held
     }
 
     /// Counts `bytes` of reply about to be written; false, counting nothing, when replies
@@ -109,7 +111,8 @@ final class ConnectionBudget: Sendable {
                 switch policy {
                 case .always: true
                 case .withinBudgets: state.replyBytes + bytes <= maxBytes && process.hasRoomForReply(bytes: bytes)
-                case .withinProcessBudget: process.hasRoomForReply(bytes: bytes)
+                case .held:
+                    state.replyBytes + bytes <= Self.heldFactor * maxBytes && process.hasRoomForReply(bytes: bytes)
                 }
             guard fits || state.replyBytes == 0 else { return false }
             state.replyBytes += bytes
@@ -127,10 +130,14 @@ final class ConnectionBudget: Sendable {
         state.withLock { $0.replyBytes >= maxBytes / 2 }
     }
 
-    /// Whether the process's replies waiting unread fill its budget, and this connection has
-    /// some of them: a reply arriving now would be dropped.
-    var isProcessFull: Bool {
-        state.withLock { $0.replyBytes > 0 } && !process.hasRoomForReply(bytes: 1)
+    /// How many times its buffer a connection whose replies are held may have waiting unread.
+    static let heldFactor = 16
+
+    /// ``isBacklogged`` for a connection whose replies are held: its own waiting replies fill
+    /// half its held allowance, or the process's fill its budget.
+    var isHeldBacklogged: Bool {
+        let waiting = state.withLock { $0.replyBytes }
+        return waiting >= Self.heldFactor * maxBytes / 2 || (waiting > 0 && !process.hasRoomForReply(bytes: 1))
     }
 
     /// A reply counted by ``reserveReply(bytes:policy:)`` is written (or its connection is gone).

@@ -152,8 +152,7 @@ final class RPCConnection: Sendable {
                 switch replyPolicy {
                 case .always: nil
                 case .withinBudgets: budget.isBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
-                case .withinProcessBudget:
-                    budget.isProcessFull ? Self.droppedReply(budget: budget, service: service) : nil
+                case .held: budget.isHeldBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
                 }
             },
             holdReplies: { [self] in holdsReplies.store($0, ordering: .relaxed) }
@@ -219,7 +218,7 @@ final class RPCConnection: Sendable {
     /// When this connection's replies may be dropped.
     private var replyPolicy: ConnectionBudget.ReplyPolicy {
         guard configuration.dropsUnreadReplies else { return .always }
-        return holdsReplies.load(ordering: .relaxed) ? .withinProcessBudget : .withinBudgets
+        return holdsReplies.load(ordering: .relaxed) ? .held : .withinBudgets
     }
 
     /// The error that stands for a reply dropped because the client is not reading.

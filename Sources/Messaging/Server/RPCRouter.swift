@@ -59,7 +59,8 @@ public struct RPCRouter: RPCHandler {
             // Read before the work: a change while it runs keeps its result out of the cache.
             let generation = cache.generation
             let result = try await body(try request.decodeParams(P.self), context)
-            if let validUntil = result.validUntil, let key = Self.cacheKey(request) {
+            // A request given up on (`rpc.cancel`) may have been cut short: never kept.
+            if let validUntil = result.validUntil, !Task.isCancelled, let key = Self.cacheKey(request) {
                 cache.store(
                     result.json, for: key, size: result.json.readableBytes, expires: validUntil, generation: generation)
             }

@@ -72,11 +72,23 @@ extension CacheDatabase {
     }
 
     /// A copy of the file at `path` (with its journal), in a folder of this process's own under
-    /// the temporary folder.
+    /// the temporary folder, named after the whole path (a cache and a favorites file of the
+    /// same name in two folders get two copies). Folders of processes that have ended are
+    /// removed first: a service restarting on a read-only disk does not fill the temporary folder.
     private static func makeStandIn(for path: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.path + "/rnm-\(getpid())"
+        let temporary = FileManager.default.temporaryDirectory.path
+        let prefix = "rnm-stand-in-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        where name.hasPrefix(prefix) {
+            // Bounded by the folder's entries; kill(pid, 0) asks only whether it still runs.
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(atPath: temporary + "/" + name)
+        }
+        let folder = temporary + "/" + prefix + "\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let standIn = folder + "/" + (path as NSString).lastPathComponent
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let standIn = folder + "/" + absolute.replacing("/", with: "_")
         for suffix in ["", "-wal", "-shm"] where exists(standIn + suffix) {
             try FileManager.default.removeItem(atPath: standIn + suffix)
         }

@@ -120,7 +120,9 @@ public final class UpstreamHealth: Sendable {
             recordSuccess(at: Date())
             return value
         } catch .cancelled {
-            // Given up on by its callers: the upstream was not asked to the end.
+            // Given up on by its callers: the upstream was not asked to the end. If this was
+            // the probe, the next request due takes it.
+            state.withLock { if probe == nil { $0.probing = false } }
             throw .cancelled
         } catch {
             recordFailure(error)

@@ -43,8 +43,9 @@ final class UpstreamPool: Sendable {
             await withCheckedContinuation { continuation in
                 state.withLock { $0.waiters.append((id, continuation)) }
                 // A connection freed between the count and here goes to the oldest waiter.
-                // (Cancelled before this point: the wait ends at its timeout.)
                 handOver()
+                // Cancelled before it was in the queue (onCancel found nothing to remove).
+                if Task.isCancelled { giveUp(id) }
             }
         } onCancel: {
             giveUp(id)

@@ -20,6 +20,7 @@ struct UniversityCatalog: Sendable {
     /// The cache rule and the upstream's health.
     let policy: CachePolicy
     let flights = SingleFlight<ExactText, Answer<CachedCountry>>()
+    let searchFlights = SingleFlight<ExactText, Answer<Found>>()
     let logger: Logger
 
     /// When the service started, for health.
@@ -90,15 +91,19 @@ struct UniversityCatalog: Sendable {
         let answer = try await policy.read(
             stored: Stored(Found(items: found.items, total: found.total), fetchedAt: mirror.completedAt),
             fetch: { [self] in
-                let fetchedAt = Date()
-                let universities = try await policy.upstream(forced: false) { () async throws(UpstreamError) in
-                    try await upstream.search(name: name)
+                // Once for identical searches in flight. Its failure is not the upstream's
+                // health: a short name's answer is most of the world list, and may miss the
+                // ordinary timeout where every country's list would answer (the mirror
+                // answers it then, stale).
+                try await policy.fetchOnce(searchFlights, ExactText(name.lowercased()), stored: { nil }) {
+                    let fetchedAt = Date()
+                    let universities = try await upstream.search(name: name)
+                    let encoder = JSONCoding.encoder
+                    let items = try universities.prefix(Self.searchLimit).map {
+                        (name: $0.name, json: try encoder.encode($0))
+                    }
+                    return Answer(Found(items: items, total: universities.count), .fetched(at: fetchedAt))
                 }
-                let encoder = JSONCoding.encoder
-                let items = try universities.prefix(Self.searchLimit).map {
-                    (name: $0.name, json: try encoder.encode($0))
-                }
-                return Answer(Found(items: items, total: universities.count), .fetched(at: fetchedAt))
             },
             otherwise: { error in throw UniversityError.upstreamUnavailable(country: allCountries, error) })
         return (ListAnswer(country: allCountries, items: answer.items, freshness: answer.freshness), answer.total)
