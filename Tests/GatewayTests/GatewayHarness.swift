@@ -32,7 +32,12 @@ struct BackendHandler: RPCHandler {
             let slow = try request.decodeParams(Slow.self)
             let steps = slow.steps ?? 1
             for step in 1...steps {
-                try await Task.sleep(for: .milliseconds(slow.ms))
+                do {
+                    try await Task.sleep(for: .milliseconds(slow.ms))
+                } catch {
+                    started?.append("cancelled " + method)
+                    throw error
+                }
                 if slow.steps != nil {
                     await context.progress(done: step, total: steps, message: "step \(step) of \(steps)")
                 }

@@ -223,4 +223,24 @@ struct GatewayRoutingTests {
         await staying.close()
         try await harness.stop()
     }
+
+    @Test("a client's rpc.cancel ends its forward at once (-32800) and the service's work")
+    func cancelReachesTheService() async throws {
+        let started = Recorder<String>()
+        let harness = try await GatewayHarness.start(started: started)
+        let raw = try await RawConnection(socketPath: harness.gateway.socketPath)
+        // Connected first (the forward below then runs without a task of its own).
+        try await raw.send(#"{"jsonrpc":"2.0","id":0,"method":"characters.echo"}"#)
+        _ = try await raw.next()
+        try await raw.send(#"{"jsonrpc":"2.0","id":"mine","method":"characters.slow","params":{"ms":5000}}"#)
+        try await waitUntil(5, "the service started it") { started.values.contains("characters.slow") }
+        let sent = ContinuousClock.now
+        try await raw.send(#"{"jsonrpc":"2.0","method":"rpc.cancel","params":{"id":"mine"}}"#)
+        let reply = try #require(try await raw.next(seconds: 3))
+        #expect(reply.rpcError?.code == .cancelled && reply.rawID.map { String(buffer: $0) } == #""mine""#)
+        #expect(ContinuousClock.now - sent < .seconds(3), "not the service's 5 s")
+        try await waitUntil(5, "the service's work cancelled") { started.values.contains("cancelled characters.slow") }
+        raw.close()
+        try await harness.stop()
+    }
 }

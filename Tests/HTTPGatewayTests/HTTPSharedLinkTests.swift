@@ -12,10 +12,10 @@ import Testing
 extension HTTPConnectionLimitTests {
     @Test("4 clients reading 410 KB answers for 4 s: neither they nor a bystander get a 503")
     func heavyReadersDoNotHurtABystander() async throws {
-        // The smallest Gateway buffer (the default is 4 MiB), so that the link fills with a few
+        // A small Gateway buffer (the default is 4 MiB), so that the link fills with a few
         // readers on any machine: this runs beside the rest of the suite on two cores.
         try await RnmSystem.with(
-            settings: ["RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CONNECTION_BUFFER_BYTES": "65536"]
+            settings: ["RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CONNECTION_BUFFER_BYTES": "262144"]
         ) { system in
             // The micro-cache off: every read crosses the link.
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {

@@ -163,11 +163,19 @@ final class GatewayHandler: RPCHandler {
             try client.start(
                 timeout: requestTimeout, onProgress: onProgress,
                 dropReply: clientID == nil ? nil : context.clientBacklog,
+                origin: clientID.map { RPCClient.Origin(connection: context.connection, requestID: $0) },
                 makeFrame, completion: completion)
         } catch {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             reply(.failure(error))
         }
+    }
+
+    /// A client gave up on a forwarded request (`rpc.cancel`): the forward fails (-32800), and
+    /// the service is told, so that it stops the work.
+    func cancel(requestID: ByteBuffer, connection: UInt64) {
+        let origin = RPCClient.Origin(connection: connection, requestID: requestID)
+        for link in links.values { link.connectedClient?.cancel(origin: origin) }
     }
 
     /// `gateway.hello`: a client that reads every reply (the HTTP front) has its replies held

@@ -37,6 +37,20 @@ public final class RPCClient: Sendable {
         var dropReply: ReplyFilter?
         var timeout: TimeAmount?
         var deadline: NIODeadline?
+        /// Whose request this is, when it is sent on behalf of another connection's (the
+        /// Gateway's forwards): what ``cancel(origin:)`` finds it by.
+        var origin: Origin?
+    }
+
+    /// A request sent on behalf of another: that client's connection and its id for it.
+    public struct Origin: Hashable, Sendable {
+        public var connection: UInt64
+        public var requestID: ByteBuffer
+
+        public init(connection: UInt64, requestID: ByteBuffer) {
+            self.connection = connection
+            self.requestID = requestID
+        }
     }
 
     struct State {
@@ -143,12 +157,28 @@ public final class RPCClient: Sendable {
     /// when the connection is already closed), with the reply or the failure.
     /// - Throws: ``FrameTooLargeError`` (nothing sent, `completion` not called).
     public func start(
-        timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil,
+        timeout: Duration?, onProgress: ProgressHandler? = nil, dropReply: ReplyFilter? = nil, origin: Origin? = nil,
         _ makeFrame: (Int64) -> ByteBuffer,
         completion: @escaping @Sendable (Result<Envelope, any Error>) -> Void
     ) throws {
         let (id, frame) = try prepare(makeFrame)
-        register(id, frame: frame, timeout: timeout, onProgress: onProgress, dropReply: dropReply, complete: completion)
+        register(
+            id, frame: frame, timeout: timeout, onProgress: onProgress, dropReply: dropReply, origin: origin,
+            complete: completion)
+    }
+
+    /// Gives up on the requests sent on behalf of `origin` (its client sent `rpc.cancel`):
+    /// each fails with `CancellationError`, and the server is told (`rpc.cancel`). Cancels are
+    /// rare: the pending requests are scanned, and nothing is indexed on the forwarding path.
+    public func cancel(origin: Origin) {
+        let found = state.withLock { state -> [(Int64, Pending)] in
+            let ids = state.pending.compactMap { $0.value.origin == origin ? $0.key : nil }
+            return ids.compactMap { id in state.pending.removeValue(forKey: id).map { (id, $0) } }
+        }
+        for (id, pending) in found {
+            cancelOnServer(id)
+            pending.complete(.failure(CancellationError()))
+        }
     }
 
     /// Picks the request's id and builds its frame.
@@ -174,7 +204,7 @@ public final class RPCClient: Sendable {
     /// before it got here: then `complete` fails at once), arms its deadline and sends it.
     private func register(
         _ id: Int64, frame: ByteBuffer, timeout: Duration?, onProgress: ProgressHandler?, dropReply: ReplyFilter?,
-        complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void
+        origin: Origin? = nil, complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void
     ) {
         let amount = timeout.map(TimeAmount.init)
         let deadline = amount.map { NIODeadline.now() + $0 }
@@ -183,7 +213,8 @@ public final class RPCClient: Sendable {
             if let reason = state.closedReason { return (RPCError(.serviceUnavailable, reason, service: service), nil) }
             if cancelled { return (CancellationError(), nil) }
             state.pending[id] = Pending(
-                complete: complete, onProgress: onProgress, dropReply: dropReply, timeout: amount, deadline: deadline)
+                complete: complete, onProgress: onProgress, dropReply: dropReply, timeout: amount, deadline: deadline,
+                origin: origin)
             return (nil, Self.needsSweep(at: deadline, &state))
         }
         if let failure {

@@ -28,6 +28,9 @@ final class RPCConnection: Sendable {
     /// Whether the client asked for its replies to be held rather than dropped
     /// (``RPCRequestContext/holdReplies``).
     private let holdsReplies = Atomic(false)
+    /// Unique in the process (``RPCRequestContext/connection``).
+    let id = RPCConnection.nextID.wrappingAdd(1, ordering: .relaxed).newValue
+    private static let nextID = Atomic<UInt64>(0)
 
     // A class, not a struct: every request's closures capture the connection, and one
     // reference is one retain where a struct copy retained each of its fields.
@@ -71,9 +74,11 @@ final class RPCConnection: Sendable {
             return true
         }
         if let range = envelope.cancelledRequestIDRange {
-            // The client gave up on a request: its task is cancelled (a forwarded one, which
-            // has no task here, runs to its own deadline). No reply, no slot.
-            tasks.cancel(id: envelope.slice(range))
+            // The client gave up on a request: its task is cancelled, and the handler told (a
+            // forwarded one may have no task here). No reply, no slot.
+            let requestID = envelope.slice(range)
+            tasks.cancel(id: requestID)
+            handler.cancel(requestID: requestID, connection: id)
             return true
         }
         guard envelope.kind != .response else {
@@ -155,7 +160,7 @@ final class RPCConnection: Sendable {
                 case .held: budget.isHeldBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
                 }
             },
-            holdReplies: { [self] in holdsReplies.store($0, ordering: .relaxed) }
+            holdReplies: { [self] in holdsReplies.store($0, ordering: .relaxed) }, connection: id
         ) { [self] frame in
             writeNotification(frame)
         }

@@ -20,6 +20,11 @@ public protocol RPCHandler: Sendable {
         _ request: RPCRequest, context: RPCRequestContext,
         reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void
     ) -> Bool
+
+    /// The client of `connection` gave up on its request `requestID` (`rpc.cancel`); its task,
+    /// if it has one, is cancelled besides. For work without a task of its own (begun by
+    /// ``start(_:context:reply:)``): the Gateway passes it on to the service.
+    func cancel(requestID: ByteBuffer, connection: UInt64)
 }
 
 extension RPCHandler {
@@ -29,4 +34,6 @@ extension RPCHandler {
         _ request: RPCRequest, context: RPCRequestContext,
         reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void
     ) -> Bool { false }
+
+    public func cancel(requestID: ByteBuffer, connection: UInt64) {}
 }

@@ -15,16 +15,21 @@ public struct RPCRequestContext: Sendable {
     /// requests and reads every reply (the HTTP front): a reply dropped there is another
     /// client's answer lost.
     public let holdReplies: @Sendable (Bool) -> Void
+    /// The caller's connection, unique in the process: with the request's id, what an
+    /// `rpc.cancel` names (``RPCHandler/cancel(requestID:connection:)``).
+    public let connection: UInt64
+    /// The request's id as the client wrote it (nil for a notification).
+    public let rawID: ByteBuffer?
     private let progressSink: @Sendable (ByteBuffer) -> Void
-    private let rawID: ByteBuffer?
 
     /// `progressSink` writes a frame to the caller's connection at once (it is queued in order
     /// with the frames written before it).
     public init(
         logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
-        holdReplies: @escaping @Sendable (Bool) -> Void = { _ in },
+        holdReplies: @escaping @Sendable (Bool) -> Void = { _ in }, connection: UInt64 = 0,
         progressSink: @escaping @Sendable (ByteBuffer) -> Void
     ) {
+        self.connection = connection
         self.logger = logger
         self.rawID = rawID
         self.clientBacklog = clientBacklog
