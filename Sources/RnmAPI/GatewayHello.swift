@@ -24,8 +24,12 @@ public struct GatewayHello: Codable, Sendable, Equatable {
 public struct GatewayLinkMode: Codable, Sendable, Equatable {
     /// Whether replies are held (true) or dropped past the connection's buffer (false).
     public var holdsReplies: Bool
+    /// Requests the connection may have in flight (`RNM_MAX_IN_FLIGHT_PER_CONNECTION`): past
+    /// it, -32005. A client relaying many makes the rest wait for a slot.
+    public var maxInFlight: Int?
 
-    public init(holdsReplies: Bool) {
+    public init(holdsReplies: Bool, maxInFlight: Int? = nil) {
         self.holdsReplies = holdsReplies
+        self.maxInFlight = maxInFlight
     }
 }

@@ -52,4 +52,23 @@ extension HTTPConnectionLimitTests {
             try await http.server.stop()
         }
     }
+
+    @Test("400 reads at once, past the Gateway's 256 in flight on one connection: all answered, none 503")
+    func burstPastTheLinkLimit() async throws {
+        try await RnmSystem.with { system in
+            system.characterUpstream.latency = .milliseconds(200)
+            let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
+                $0.maxConnectionsPerClient = 1000
+            }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for id in 1...400 {
+                    group.addTask { try await http.get("/api/character/\(id)").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let counts = Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count)
+            #expect(counts == [200: 400], "statuses: \(counts)")
+            try await http.server.stop()
+        }
+    }
 }

@@ -189,7 +189,7 @@ final class GatewayHandler: RPCHandler {
                 "a client reading every reply: its replies are held, not dropped",
                 metadata: ["client": "\(RPCError.excerpt(hello.client))"])
         }
-        return GatewayLinkMode(holdsReplies: hello.holdReplies)
+        return GatewayLinkMode(holdsReplies: hello.holdReplies, maxInFlight: context.maxInFlight)
     }
 
     /// `gateway.health`: each service's health method, with latency and last error.

@@ -53,13 +53,15 @@ enum HTTPGatewayApp {
         // reply, so that replies piling up hold the link back instead of being dropped (a
         // dropped one would be another client's answer).
         let timeout = configuration.requestTimeout
+        let slots = WaitingSlots(size: Defaults.gatewayMaxInFlightPerConnection)
         let gateway = ServiceLink(
             service: .gateway, socketPath: configuration.gatewaySocketPath,
             maxFrameBytes: configuration.maxFrameBytes, logger: logger
         ) { client in
             do {
-                _ = try await client.call(
+                let mode = try await client.call(
                     RPCMethods.gatewayHello, GatewayHello(client: "HTTPGateway", holdReplies: true), timeout: timeout)
+                if let maxInFlight = mode.maxInFlight { slots.resize(to: maxInFlight) }
             } catch let error as RPCError where error.code == .methodNotFound {
                 // A Gateway older than gateway.hello: the link works, its replies may be dropped.
                 logger.warning("the Gateway does not know gateway.hello; its replies may be dropped when many wait")
@@ -68,7 +70,7 @@ enum HTTPGatewayApp {
         let base =
             configuration.publicURL.hasSuffix("/")
             ? String(configuration.publicURL.dropLast()) : configuration.publicURL
-        let reader = GatewayReader(gateway: gateway, timeout: configuration.requestTimeout)
+        let reader = GatewayReader(gateway: gateway, timeout: configuration.requestTimeout, slots: slots)
         let shapes = PublicShapes(apiBase: base + "/api")
         let cache = ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes)
         let router = PublicAPIRoutes.router(

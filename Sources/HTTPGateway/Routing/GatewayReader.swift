@@ -8,9 +8,22 @@ struct GatewayReader: Sendable {
     let gateway: ServiceLink
     /// Deadline of one call.
     let timeout: Duration
+    /// The requests the link may have in flight (the Gateway's limit for one connection, which
+    /// `gateway.hello` reports): the rest wait here, in order, within their deadline, instead
+    /// of being refused by the Gateway (-32005, a 503). 3,000 reads at once once got 439 to
+    /// 1,194 503s on a healthy system.
+    let slots: WaitingSlots
 
     func call<P, R>(_ method: RPCMethod<P, R>, _ params: P) async throws -> R {
-        try await gateway.client().call(method, params, timeout: timeout)
+        let started = ContinuousClock.now
+        guard await slots.acquire(within: timeout) else {
+            try Task.checkCancellation()
+            throw RPCError(
+                .timeout, "no answer within \(timeout): every request rnm relays at once was in flight",
+                service: ServiceName.gateway.rawValue)
+        }
+        defer { slots.release() }
+        return try await gateway.client().call(method, params, timeout: timeout - (ContinuousClock.now - started))
     }
 
     /// A page of a kind's list.

@@ -160,7 +160,8 @@ final class RPCConnection: Sendable {
                 case .held: budget.isHeldBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
                 }
             },
-            holdReplies: { [self] in holdsReplies.store($0, ordering: .relaxed) }, connection: id
+            holdReplies: { [self] in holdsReplies.store($0, ordering: .relaxed) }, connection: id,
+            maxInFlight: budget.maxRequests
         ) { [self] frame in
             writeNotification(frame)
         }

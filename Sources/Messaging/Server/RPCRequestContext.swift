@@ -18,6 +18,8 @@ public struct RPCRequestContext: Sendable {
     /// The caller's connection, unique in the process: with the request's id, what an
     /// `rpc.cancel` names (``RPCHandler/cancel(requestID:connection:)``).
     public let connection: UInt64
+    /// Requests the caller's connection may have in flight.
+    public let maxInFlight: Int
     /// The request's id as the client wrote it (nil for a notification).
     public let rawID: ByteBuffer?
     private let progressSink: @Sendable (ByteBuffer) -> Void
@@ -26,9 +28,10 @@ public struct RPCRequestContext: Sendable {
     /// with the frames written before it).
     public init(
         logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
-        holdReplies: @escaping @Sendable (Bool) -> Void = { _ in }, connection: UInt64 = 0,
+        holdReplies: @escaping @Sendable (Bool) -> Void = { _ in }, connection: UInt64 = 0, maxInFlight: Int = .max,
         progressSink: @escaping @Sendable (ByteBuffer) -> Void
     ) {
+        self.maxInFlight = maxInFlight
         self.connection = connection
         self.logger = logger
         self.rawID = rawID

@@ -1,5 +1,6 @@
 import Foundation
 import Messaging
+import ServiceRuntime
 import Synchronization
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,7 +20,7 @@ public final class URLSessionFetcher: Sendable {
     private let timeoutMilliseconds: Int
     private let session: URLSession
     private let transfers: UpstreamTransfers
-    private let pool: UpstreamPool
+    private let pool: WaitingSlots
 
     /// - Parameters:
     ///   - baseURL: e.g. `https://rickandmortyapi.com/api` (a trailing slash is dropped).
@@ -48,7 +49,7 @@ public final class URLSessionFetcher: Sendable {
         configuration.urlCache = nil
         configuration.httpAdditionalHeaders = ["Accept": "application/json", "User-Agent": "rnm/1"]
         // The pool decides who waits; libcurl's own per-host queue is never reached.
-        pool = UpstreamPool(size: maxConnections)
+        pool = WaitingSlots(size: maxConnections)
         configuration.httpMaximumConnectionsPerHost = maxConnections
         let base = URL(string: self.baseURL).map(UpstreamTransfers.Origin.init)
         transfers = UpstreamTransfers(origin: base, maxBodyBytes: maxBodyBytes)

@@ -1,16 +1,20 @@
 import Synchronization
 
-/// The connections a service may have open to its upstream, handed out first come, first
-/// served. libcurl's own per-host queue (URLSession allows 6 connections per host) counted
-/// a request's wait in its deadline, so a burst of cold reads from one client made another
-/// client's read time out on a healthy upstream. Here the wait is rnm's: bounded on its own,
-/// and the transfer's deadline starts when it has a connection.
-final class UpstreamPool: Sendable {
-    /// Connections at once (`RNM_UPSTREAM_MAX_CONNECTIONS`).
-    let size: Int
-    private let state = Mutex(State())
+/// A number of slots handed out first come, first served, each wait bounded: the connections
+/// a service may have open to its upstream, the requests the HTTP front may have in flight on
+/// its link to the Gateway.
+///
+/// - Upstream: libcurl's own per-host queue (URLSession allows 6 connections per host) counted
+///   a request's wait in its deadline, so a burst of cold reads from one client made another
+///   client's read time out on a healthy upstream. Here the wait is rnm's: bounded on its own,
+///   and the transfer's deadline starts when it has a connection.
+/// - HTTP front: past the Gateway's in-flight limit for one connection, requests were answered
+///   503 (-32005); they wait for a slot instead, within their deadline.
+public final class WaitingSlots: Sendable {
+    private let state: Mutex<State>
 
     private struct State {
+        var size: Int
         var inUse = 0
         var nextWaiter: UInt64 = 0
         /// Callers waiting, oldest first, each resumed once: `true` with a connection, `false`
@@ -18,15 +22,24 @@ final class UpstreamPool: Sendable {
         var waiters: [(id: UInt64, resume: CheckedContinuation<Bool, Never>)] = []
     }
 
-    init(size: Int) {
-        self.size = max(1, size)
+    public init(size: Int) {
+        state = Mutex(State(size: max(1, size)))
     }
 
-    /// Waits at most `timeout` for a connection; true when one is taken (give it back with
+    /// Slots at once.
+    public var size: Int { state.withLock { $0.size } }
+
+    /// Changes the number of slots (what the other end said it takes); waiters get new ones.
+    public func resize(to size: Int) {
+        state.withLock { $0.size = max(1, size) }
+        handOver()
+    }
+
+    /// Waits at most `timeout` for a slot; true when one is taken (give it back with
     /// ``release()``).
-    func acquire(within timeout: Duration) async -> Bool {
+    public func acquire(within timeout: Duration) async -> Bool {
         let id: UInt64? = state.withLock { state in
-            if state.inUse < size, state.waiters.isEmpty {
+            if state.inUse < state.size, state.waiters.isEmpty {
                 state.inUse += 1
                 return nil
             }
@@ -52,17 +65,17 @@ final class UpstreamPool: Sendable {
         }
     }
 
-    /// Gives a connection back: to the oldest waiter, if any.
-    func release() {
+    /// Gives a slot back: to the oldest waiter, if any.
+    public func release() {
         state.withLock { $0.inUse -= 1 }
         handOver()
     }
 
-    /// Free connections to the oldest waiters.
+    /// Free slots to the oldest waiters.
     private func handOver() {
         let resumed = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             var resumed: [CheckedContinuation<Bool, Never>] = []
-            while state.inUse < size, !state.waiters.isEmpty {
+            while state.inUse < state.size, !state.waiters.isEmpty {
                 state.inUse += 1
                 resumed.append(state.waiters.removeFirst().resume)
             }
