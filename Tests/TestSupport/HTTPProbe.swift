@@ -27,16 +27,23 @@ public enum HTTPProbe {
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         // Another client address of 127.0.0.0/8 (the server sees a different client).
         if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
-        let channel =
-            try await bootstrap
-            .connectTimeout(timeout)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+        let channel: any Channel
+        do {
+            channel =
+                try await bootstrap
+                .connectTimeout(timeout)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+                    }
                 }
-            }
-            .connect(host: "127.0.0.1", port: port).get()
+                .connect(host: "127.0.0.1", port: port).get()
+        } catch {
+            // Nothing listens there (yet): the promise is answered, never dropped unanswered.
+            promise.fail(error)
+            throw error
+        }
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: target)
         head.headers.add(name: "Host", value: "127.0.0.1:\(port)")
         head.headers.add(name: "Connection", value: "close")

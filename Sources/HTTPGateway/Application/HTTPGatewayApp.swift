@@ -81,8 +81,10 @@ enum HTTPGatewayApp {
                 documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
             cache: cache)
+        let trim = IdleTrim()
         let gate = ConnectionGate(
-            maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
+            maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
+            trim: trim)
         let sendTimeout = TimeAmount(configuration.sendTimeout)
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
@@ -105,6 +107,6 @@ enum HTTPGatewayApp {
             },
             logger: logger
         )
-        return [gateway, application]
+        return [gateway, trim, application]
     }
 }

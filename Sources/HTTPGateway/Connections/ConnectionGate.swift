@@ -1,3 +1,4 @@
+import ServiceRuntime
 import Synchronization
 
 /// Open HTTP connections, in all and per client address, within their caps (nginx's
@@ -7,6 +8,8 @@ import Synchronization
 final class ConnectionGate: Sendable {
     let maxConnections: Int
     let maxPerClient: Int
+    /// Told of each connection admitted (memory is trimmed once they have stopped coming).
+    let trim: IdleTrim?
     private let state = Mutex(State())
 
     private struct State {
@@ -14,14 +17,16 @@ final class ConnectionGate: Sendable {
         var byAddress: [String: Int] = [:]
     }
 
-    init(maxConnections: Int, maxPerClient: Int) {
+    init(maxConnections: Int, maxPerClient: Int, trim: IdleTrim? = nil) {
         self.maxConnections = maxConnections
         self.maxPerClient = maxPerClient
+        self.trim = trim
     }
 
     /// Counts a new connection from `address` in, or says why not (nothing counted then).
     func admit(_ address: String) -> String? {
-        state.withLock { state in
+        trim?.noteConnection()
+        return state.withLock { state in
             if state.total >= maxConnections {
                 return "rnm has \(maxConnections) connections open (RNM_HTTP_MAX_CONNECTIONS); retry shortly"
             }
