@@ -56,7 +56,8 @@ struct UpstreamPoolTests {
         await withTaskGroup(of: Void.self) { group in
             for id in 2...21 {
                 group.addTask {
-                    _ = try? await harness.client.call(RPCMethods.charactersGet, .init(id: id), timeout: .milliseconds(300))
+                    _ = try? await harness.client.call(
+                        RPCMethods.charactersGet, .init(id: id), timeout: .milliseconds(300))
                 }
             }
         }
@@ -69,7 +70,8 @@ struct UpstreamPoolTests {
         #expect(harness.upstream.requestCount == asked + 2, "\(harness.upstream.requestCount - asked) fetches since")
         let health = try await harness.call(RPCMethods.charactersHealth, NoParams())
         #expect(
-            health.upstream.state == "ok" && health.upstream.lastError == nil, "abandoned fetches are not upstream failures")
+            health.upstream.state == "ok" && health.upstream.lastError == nil,
+            "abandoned fetches are not upstream failures")
         try await harness.stop()
     }
 }

@@ -109,10 +109,22 @@ struct HTTPConnectionLimitTests {
             }
             let first = try StuckClient(port: http.port, from: "127.0.0.3")
             let second = try StuckClient(port: http.port, from: "127.0.0.4")
-            try await waitUntil(20, "the third refused") {
-                guard let answer = try? await http.get("/api/character/1") else { return false }
-                return answer.status == 503 && answer.text.contains("RNM_HTTP_MAX_CONNECTIONS")
-                    && answer.header("Retry-After") == "1"
+            let last = Mutex("nothing yet")
+            do {
+                try await waitUntil(20, "the third refused") {
+                    do {
+                        let answer = try await http.get("/api/character/1")
+                        last.withLock { $0 = "\(answer.status) \(answer.text)" }
+                        return answer.status == 503 && answer.text.contains("RNM_HTTP_MAX_CONNECTIONS")
+                            && answer.header("Retry-After") == "1"
+                    } catch {
+                        last.withLock { $0 = "\(error)" }
+                        return false
+                    }
+                }
+            } catch {
+                Issue.record("the last answer: \(last.withLock { $0 })")
+                throw error
             }
             // A refused connection that sends nothing is not kept either.
             let idle = try StuckClient(port: http.port, from: "127.0.0.5")
@@ -134,7 +146,8 @@ struct HTTPParseErrorTests {
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
                 $0.maxHeaderBytes = 4096
             }
-            let big = try await http.get("/api/character/1", headers: [("X-Padding", String(repeating: "a", count: 8000))])
+            let big = try await http.get(
+                "/api/character/1", headers: [("X-Padding", String(repeating: "a", count: 8000))])
             #expect(big.status == 431)
             #expect(big.header("Content-Type") == "application/json; charset=utf-8")
             #expect(

@@ -120,7 +120,8 @@ struct ServerTests {
         let padding = String(repeating: "x", count: 200_001)
         var bytes: [UInt8] = []
         for value in 1...3 {
-            let request = #"{"jsonrpc":"2.0","id":\#(value),"method":"sleep","params":{"ms":1000,"value":\#(value),"#
+            let request =
+                #"{"jsonrpc":"2.0","id":\#(value),"method":"sleep","params":{"ms":1000,"value":\#(value),"#
                 + #""pad":"\#(padding)"}}"#
             bytes += FrameBuilder.frame(payload: ByteBuffer(string: request)).readableBytesView
         }

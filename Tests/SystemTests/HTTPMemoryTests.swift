@@ -28,10 +28,17 @@ extension FaultSuite {
                 #expect(answered == 3000, "\(answered) of 3,000 answered 200")
                 let peak = residentBytes(http.pid) ?? 0
                 let settled = Mutex(peak)
-                try await waitUntil(20, "RSS back within 1.5× its start") {
-                    let now = residentBytes(http.pid) ?? .max
-                    settled.withLock { $0 = now }
-                    return Double(now) <= 1.5 * Double(start)
+                do {
+                    try await waitUntil(20, "RSS back within 1.5× its start") {
+                        let now = residentBytes(http.pid) ?? .max
+                        settled.withLock { $0 = now }
+                        return Double(now) <= 1.5 * Double(start)
+                    }
+                } catch {
+                    Issue.record(
+                        "RSS \(megabytes(start)) at start, \(megabytes(peak)) after, \(megabytes(settled.withLock { $0 })) last"
+                    )
+                    throw error
                 }
                 FaultReport.record(
                     "13. HTTP front after 3,000 connections at once",
@@ -59,7 +66,9 @@ private func burst(port: Int, connections: Int) -> Int {
         remote.sin_port = in_port_t(UInt16(port).bigEndian)
         inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr)
         let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }
+        _ = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
+        }
         _ = withUnsafePointer(to: &remote) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, size) }
         }
@@ -85,7 +94,9 @@ private func freePort() throws -> Int {
     inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
     var size = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0 }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0
+        }
     }
     guard bound else { throw ChildProcessError(message: "no free port: errno \(errno)") }
     return Int(UInt16(bigEndian: address.sin_port))

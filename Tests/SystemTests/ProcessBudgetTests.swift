@@ -68,7 +68,8 @@ extension FaultSuite {
             try await RnmSystem.with(settings: settings) { system in
                 let client = try await system.connect()
                 _ = try await client.call(RPCMethods.universitiesList, .init(country: "United States"))
-                let list = #"{"jsonrpc":"2.0","id":1,"method":"universities.list","params":{"country":"United States"}}"#
+                let list =
+                    #"{"jsonrpc":"2.0","id":1,"method":"universities.list","params":{"country":"United States"}}"#
                 let hello = #"{"jsonrpc":"2.0","id":0,"method":"gateway.hello","params":{"holdReplies":true}}"#
                 var answered: [String: Int] = [:]
                 for (name, greeting) in [("anyone", nil), ("held", hello)] {

@@ -116,7 +116,8 @@ public struct RunningServer: Sendable {
         return try await start(socketPath: path) { [configuration] onListening in
             [
                 ServerService(
-                    RPCServer(configuration: configuration, handler: handler, logger: testLogger(), onListening: onListening))
+                    RPCServer(
+                        configuration: configuration, handler: handler, logger: testLogger(), onListening: onListening))
             ]
         }
     }
@@ -181,7 +182,9 @@ public func bypassProxies() {
 private let proxiesBypassed: Void = {
     for name in ["no_proxy", "NO_PROXY"] {
         let current = getenv(name).map { String(cString: $0) } ?? ""
-        if !current.contains("127.0.0.1") { setenv(name, "127.0.0.1,localhost" + (current.isEmpty ? "" : "," + current), 1) }
+        if !current.contains("127.0.0.1") {
+            setenv(name, "127.0.0.1,localhost" + (current.isEmpty ? "" : "," + current), 1)
+        }
     }
 }()
 

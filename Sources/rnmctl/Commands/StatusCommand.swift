@@ -41,7 +41,9 @@ struct StatusCommand: AsyncParsableCommand {
                     if let latency = state.latencyMs { line += " (\(Self.tenths(latency)) ms)" }
                     if state.status != "up", let error = state.lastError { line += " — \(error)" }
                     print(line)
-                    if let storage = upstreams[name]?.storage, storage.state != "ok" || storage.setAside != nil || storage.standIn != nil {
+                    if let storage = upstreams[name]?.storage,
+                        storage.state != "ok" || storage.setAside != nil || storage.standIn != nil
+                    {
                         print("  " + Self.describe(storage))
                     }
                     if let upstream = upstreams[name]?.upstream {
