@@ -11,33 +11,47 @@ import Synchronization
 /// the HTTP front stayed at 150 MB against 41 MB before (debug build), reused by the next burst
 /// but never returned. `malloc_trim` returns it, but it holds the allocator's locks while it
 /// walks the arenas: called after each large answer it made every thread's allocations wait
-/// (BENCHMARKS.md). Here it runs only when the process is quiet: no new connection for
-/// `quietPeriod`, after at least `minimumConnections` since the last trim.
+/// (BENCHMARKS.md). Here it runs only once a burst is over: at least `minimumConnections`
+/// were open at once since the last trim, no new one came for `quietPeriod`, and fewer than a
+/// quarter of that peak are still open (their memory is freed as they close).
 public final class IdleTrim: Service, Sendable {
     private let quietPeriod: Duration
     private let minimumConnections: Int
-    private let counts = Mutex((sinceCheck: 0, sinceTrim: 0))
+    private let counts = Mutex(Counts())
+
+    private struct Counts {
+        var open = 0
+        var peak = 0
+        var openedSinceCheck = 0
+    }
 
     public init(quietPeriod: Duration = .seconds(2), minimumConnections: Int = 100) {
         self.quietPeriod = quietPeriod
         self.minimumConnections = minimumConnections
     }
 
-    /// A new connection was accepted (activity: no trim until it has been quiet again).
-    public func noteConnection() {
+    /// A connection was accepted (activity: no trim until it has been quiet again).
+    public func connectionOpened() {
         counts.withLock {
-            $0.sinceCheck += 1
-            $0.sinceTrim += 1
+            $0.open += 1
+            $0.peak = max($0.peak, $0.open)
+            $0.openedSinceCheck += 1
         }
+    }
+
+    /// A connection counted by ``connectionOpened()`` has closed.
+    public func connectionClosed() {
+        counts.withLock { $0.open -= 1 }
     }
 
     public func run() async throws {
         // Ends with the service group (cancelled on graceful shutdown).
         for await _ in AsyncTimerSequence(interval: quietPeriod).cancelOnGracefulShutdown() {
             let due = counts.withLock { counts -> Bool in
-                defer { counts.sinceCheck = 0 }
-                guard counts.sinceCheck == 0, counts.sinceTrim >= minimumConnections else { return false }
-                counts.sinceTrim = 0
+                defer { counts.openedSinceCheck = 0 }
+                guard counts.openedSinceCheck == 0, counts.peak >= minimumConnections, counts.open * 4 < counts.peak
+                else { return false }
+                counts.peak = counts.open
                 return true
             }
             #if canImport(Glibc)

@@ -103,12 +103,23 @@ struct HTTPConnectionLimitTests {
 
     @Test("past RNM_HTTP_MAX_CONNECTIONS a new connection gets a 503 with the reason, at once")
     func globalCap() async throws {
-        try await RnmSystem.with(roles: [.gateway]) { system in
+        // Two connections held by requests the upstream does not answer (NIO's own sockets:
+        // raw ones once lost their descriptor under a full parallel suite, freeing a slot).
+        let settings = ["RNM_UPSTREAM_TIMEOUT_MS": "60000", "RNM_REQUEST_TIMEOUT_MS": "60000"]
+        try await RnmSystem.with(settings: settings) { system in
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
                 $0.maxConnections = 2
+                $0.requestTimeout = .seconds(60)
             }
-            let first = try StuckClient(port: http.port, from: "127.0.0.3")
-            let second = try StuckClient(port: http.port, from: "127.0.0.4")
+            system.characterUpstream.fault = .hang
+            let held = (1...2).map { id in
+                Task {
+                    try? await HTTPProbe.request(
+                        port: http.port, target: "/api/character/\(id)", timeout: .seconds(60),
+                        from: "127.0.0.\(2 + id)")
+                }
+            }
+            try await waitUntil(20, "both held at the upstream") { system.characterUpstream.requestCount >= 2 }
             let last = Mutex("nothing yet")
             do {
                 try await waitUntil(20, "the third refused") {
@@ -130,8 +141,8 @@ struct HTTPConnectionLimitTests {
             let idle = try StuckClient(port: http.port, from: "127.0.0.5")
             #expect(await onOwnThread { idle.waitForClose() }, "closed by the server within its grace, not left open")
             idle.close()
-            first.close()
-            second.close()
+            system.characterUpstream.fault = nil  // the black hole answers what it held
+            for request in held { _ = await request.value }
             try await http.server.stop()
         }
     }

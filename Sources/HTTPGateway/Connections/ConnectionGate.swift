@@ -25,8 +25,7 @@ final class ConnectionGate: Sendable {
 
     /// Counts a new connection from `address` in, or says why not (nothing counted then).
     func admit(_ address: String) -> String? {
-        trim?.noteConnection()
-        return state.withLock { state in
+        let refusal = state.withLock { state -> String? in
             if state.total >= maxConnections {
                 return "rnm has \(maxConnections) connections open (RNM_HTTP_MAX_CONNECTIONS); retry shortly"
             }
@@ -40,6 +39,8 @@ final class ConnectionGate: Sendable {
             state.byAddress[address, default: 0] += 1
             return nil
         }
+        if refusal == nil { trim?.connectionOpened() }
+        return refusal
     }
 
     /// Counts an admitted connection out.
@@ -49,6 +50,7 @@ final class ConnectionGate: Sendable {
             let left = state.byAddress[address, default: 1] - 1
             state.byAddress[address] = left > 0 ? left : nil
         }
+        trim?.connectionClosed()
     }
 
     /// Connections open now.
