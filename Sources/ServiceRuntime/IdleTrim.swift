@@ -12,11 +12,14 @@ import Synchronization
 /// but never returned. `malloc_trim` returns it, but it holds the allocator's locks while it
 /// walks the arenas: called after each large answer it made every thread's allocations wait
 /// (BENCHMARKS.md). Here it runs only once a burst is over: at least `minimumConnections`
-/// were open at once since the last trim, no new one came for `quietPeriod`, and fewer than a
-/// quarter of that peak are still open (their memory is freed as they close).
+/// were open at once since the last trim, no new one came for `quietPeriod`, fewer than a
+/// quarter of that peak are still open (their memory is freed as they close), and no request
+/// is being served.
 public final class IdleTrim: Service, Sendable {
     private let quietPeriod: Duration
     private let minimumConnections: Int
+    /// Whether requests are being served now (no trim then, however few connections are open).
+    private let isBusy: @Sendable () -> Bool
     private let counts = Mutex(Counts())
 
     private struct Counts {
@@ -25,9 +28,12 @@ public final class IdleTrim: Service, Sendable {
         var openedSinceCheck = 0
     }
 
-    public init(quietPeriod: Duration = .seconds(2), minimumConnections: Int = 100) {
+    public init(
+        quietPeriod: Duration = .seconds(2), minimumConnections: Int = 100, isBusy: @escaping @Sendable () -> Bool
+    ) {
         self.quietPeriod = quietPeriod
         self.minimumConnections = minimumConnections
+        self.isBusy = isBusy
     }
 
     /// A connection was accepted (activity: no trim until it has been quiet again).
@@ -47,19 +53,40 @@ public final class IdleTrim: Service, Sendable {
     public func run() async throws {
         // Ends with the service group (cancelled on graceful shutdown).
         for await _ in AsyncTimerSequence(interval: quietPeriod).cancelOnGracefulShutdown() {
+            let busy = isBusy()
             let due = counts.withLock { counts -> Bool in
                 defer { counts.openedSinceCheck = 0 }
-                guard counts.openedSinceCheck == 0, counts.peak >= minimumConnections, counts.open * 4 < counts.peak
+                guard !busy, counts.openedSinceCheck == 0, counts.peak >= minimumConnections,
+                    counts.open * 4 < counts.peak
                 else { return false }
                 counts.peak = counts.open
                 return true
             }
             #if canImport(Glibc)
-                if due { _ = glibcMallocTrim(0) }
+                // On a thread of its own: it holds the allocator's locks for milliseconds, which
+                // must not be one of the few threads that run every task.
+                if due { Self.trimOnAThreadOfItsOwn() }
             #endif
         }
     }
 }
+
+#if canImport(Glibc)
+    extension IdleTrim {
+        /// `malloc_trim(0)` on a detached thread (pthreads: Foundation's `Thread` would bring
+        /// Foundation into the processes that do without it).
+        fileprivate static func trimOnAThreadOfItsOwn() {
+            var thread = pthread_t()
+            let started = pthread_create(
+                &thread, nil,
+                { _ in
+                    _ = glibcMallocTrim(0)
+                    return nil
+                }, nil)
+            if started == 0 { pthread_detach(thread) }
+        }
+    }
+#endif
 
 /// Ticks every `interval` until cancelled.
 private struct AsyncTimerSequence: AsyncSequence, Sendable {

@@ -29,6 +29,9 @@ public final class WaitingSlots: Sendable {
     /// Slots at once.
     public var size: Int { state.withLock { $0.size } }
 
+    /// Slots taken now.
+    public var inUse: Int { state.withLock { $0.inUse } }
+
     /// Changes the number of slots (what the other end said it takes); waiters get new ones.
     public func resize(to size: Int) {
         state.withLock { $0.size = max(1, size) }
@@ -47,6 +50,7 @@ public final class WaitingSlots: Sendable {
             return state.nextWaiter
         }
         guard let id else { return true }
+        let deadline = ContinuousClock.now + timeout
         let expiry = Task { [weak self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self?.giveUp(id)
@@ -57,8 +61,9 @@ public final class WaitingSlots: Sendable {
                 state.withLock { $0.waiters.append((id, continuation)) }
                 // A connection freed between the count and here goes to the oldest waiter.
                 handOver()
-                // Cancelled before it was in the queue (onCancel found nothing to remove).
-                if Task.isCancelled { giveUp(id) }
+                // Cancelled, or out of time, before it was in the queue (onCancel or the expiry
+                // found nothing to remove then).
+                if Task.isCancelled || ContinuousClock.now >= deadline { giveUp(id) }
             }
         } onCancel: {
             giveUp(id)

@@ -62,7 +62,7 @@ struct DiskFullTests {
         _ = try await harness.call(RPCMethods.favoritesAdd, .init(id: 3))
         let health = try await harness.call(RPCMethods.charactersHealth, NoParams())
         #expect(health.status == "degraded" && health.storage?.state == "read-only")
-        #expect(health.storage?.standIn?.hasSuffix("_characters.sqlite") == true)
+        #expect(health.storage?.standIn?.hasSuffix("%2Fcharacters.sqlite") == true)
         #expect(health.storage?.lastError?.contains(path) == true, "\(String(describing: health.storage))")
         try await harness.stop()
     }

@@ -52,6 +52,12 @@ extension FaultSuite {
 /// Opens `connections` at once (50 per client address of 127.0.1.0/24), asks each for a cached
 /// character, reads the answers, closes them all: how many answered 200.
 private func burst(port: Int, connections: Int) -> Int {
+    // The test process needs a descriptor for each (the soft limit is often 1,024).
+    var limit = rlimit()
+    if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
     var sockets: [Int32] = []
     defer { for fd in sockets { close(fd) } }
     for index in 0..<connections {

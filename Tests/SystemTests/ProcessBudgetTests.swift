@@ -63,7 +63,7 @@ extension FaultSuite {
         func heldRepliesAreNotDropped() async throws {
             let settings = [
                 "RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CONNECTION_BUFFER_BYTES": String(1 << 20),
-                "RNM_MAX_UNREAD_BYTES": String(6 << 20),
+                "RNM_MAX_UNREAD_BYTES": String(24 << 20),
             ]
             try await RnmSystem.with(settings: settings) { system in
                 let client = try await system.connect()
@@ -92,7 +92,7 @@ extension FaultSuite {
                 }
                 // 1 MiB of unread replies a connection for anyone: 2 or 3 of the 10 sent.
                 #expect((answered["anyone"] ?? 0) < 10, "\(answered)")
-                // Held: all 10 (4.2 MB) fit the process's 6 MiB.
+                // Held: all 10 (4.2 MB) fit a quarter of the process's 24 MiB.
                 #expect(answered["held"] == 10, "\(answered)")
                 await client.close()
             }

@@ -61,7 +61,9 @@ enum HTTPGatewayApp {
             do {
                 let mode = try await client.call(
                     RPCMethods.gatewayHello, GatewayHello(client: "HTTPGateway", holdReplies: true), timeout: timeout)
-                if let maxInFlight = mode.maxInFlight { slots.resize(to: maxInFlight) }
+                // One under the Gateway's limit: it counts a request until its reply is handed
+                // to the connection, which may come just after the reply reached this end.
+                if let maxInFlight = mode.maxInFlight { slots.resize(to: maxInFlight - 1) }
             } catch let error as RPCError where error.code == .methodNotFound {
                 // A Gateway older than gateway.hello: the link works, its replies may be dropped.
                 logger.warning("the Gateway does not know gateway.hello; its replies may be dropped when many wait")
@@ -81,7 +83,7 @@ enum HTTPGatewayApp {
                 documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
             cache: cache)
-        let trim = IdleTrim()
+        let trim = IdleTrim { slots.inUse > 0 }
         let gate = ConnectionGate(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
             trim: trim)

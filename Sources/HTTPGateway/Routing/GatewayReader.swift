@@ -16,14 +16,25 @@ struct GatewayReader: Sendable {
 
     func call<P, R>(_ method: RPCMethod<P, R>, _ params: P) async throws -> R {
         let started = ContinuousClock.now
-        guard await slots.acquire(within: timeout) else {
+        // Connected first: a new link says gateway.hello, which sizes the slots, before any is taken.
+        let client = try await gateway.client()
+        let remaining = timeout - (ContinuousClock.now - started)
+        guard await slots.acquire(within: remaining) else {
             try Task.checkCancellation()
-            throw RPCError(
-                .timeout, "no answer within \(timeout): every request rnm relays at once was in flight",
-                service: ServiceName.gateway.rawValue)
+            throw Self.noSlot(timeout)
         }
         defer { slots.release() }
-        return try await gateway.client().call(method, params, timeout: timeout - (ContinuousClock.now - started))
+        // A slot got as the wait ran out: not sent (the Gateway and the service would work
+        // for an answer already too late).
+        let left = timeout - (ContinuousClock.now - started)
+        guard left >= .milliseconds(1) else { throw Self.noSlot(timeout) }
+        return try await client.call(method, params, timeout: left)
+    }
+
+    private static func noSlot(_ timeout: Duration) -> RPCError {
+        RPCError(
+            .timeout, "no answer within \(timeout): every request rnm relays at once was in flight",
+            service: ServiceName.gateway.rawValue)
     }
 
     /// A page of a kind's list.

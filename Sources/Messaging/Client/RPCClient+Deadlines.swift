@@ -53,7 +53,7 @@ extension RPCClient {
                     earliest = deadline
                 }
             }
-            let expired = due.compactMap { id in state.pending.removeValue(forKey: id).map { (id, $0) } }
+            let expired = due.compactMap { id in state.removePending(id).map { (id, $0) } }
             return (expired, Self.needsSweep(at: earliest, &state))
         }
         if let next { scheduleSweep(at: next) }
@@ -63,5 +63,14 @@ extension RPCClient {
             request.complete(
                 .failure(RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)))
         }
+    }
+}
+
+extension RPCClient.State {
+    /// Removes request `id` from the pending requests (and its origin's entry).
+    mutating func removePending(_ id: Int64) -> RPCClient.Pending? {
+        guard let pending = pending.removeValue(forKey: id) else { return nil }
+        if let origin = pending.origin, byOrigin[origin] == id { byOrigin[origin] = nil }
+        return pending
     }
 }

@@ -56,6 +56,9 @@ public final class RPCClient: Sendable {
     struct State {
         var nextID: Int64 = 1
         var pending: [Int64: Pending] = [:]
+        /// The requests sent on behalf of another connection's, by that request (kept with
+        /// `pending` under the same lock: a cancel is one look-up, never a scan).
+        var byOrigin: [Origin: Int64] = [:]
         /// Ids handed out but not yet registered as pending, and whether their caller was
         /// cancelled meanwhile (such a request fails as soon as it would be registered).
         var unregistered: [Int64: Bool] = [:]
@@ -167,18 +170,16 @@ public final class RPCClient: Sendable {
             complete: completion)
     }
 
-    /// Gives up on the requests sent on behalf of `origin` (its client sent `rpc.cancel`):
-    /// each fails with `CancellationError`, and the server is told (`rpc.cancel`). Cancels are
-    /// rare: the pending requests are scanned, and nothing is indexed on the forwarding path.
+    /// Gives up on the request sent on behalf of `origin` (its client sent `rpc.cancel`): it
+    /// fails with `CancellationError`, and the server is told (`rpc.cancel`).
     public func cancel(origin: Origin) {
-        let found = state.withLock { state -> [(Int64, Pending)] in
-            let ids = state.pending.compactMap { $0.value.origin == origin ? $0.key : nil }
-            return ids.compactMap { id in state.pending.removeValue(forKey: id).map { (id, $0) } }
+        let found = state.withLock { state -> (Int64, Pending)? in
+            guard let id = state.byOrigin[origin] else { return nil }
+            return state.removePending(id).map { (id, $0) }
         }
-        for (id, pending) in found {
-            cancelOnServer(id)
-            pending.complete(.failure(CancellationError()))
-        }
+        guard let (id, pending) = found else { return }
+        cancelOnServer(id)
+        pending.complete(.failure(CancellationError()))
     }
 
     /// Picks the request's id and builds its frame.
@@ -215,6 +216,7 @@ public final class RPCClient: Sendable {
             state.pending[id] = Pending(
                 complete: complete, onProgress: onProgress, dropReply: dropReply, timeout: amount, deadline: deadline,
                 origin: origin)
+            if let origin { state.byOrigin[origin] = id }
             return (nil, Self.needsSweep(at: deadline, &state))
         }
         if let failure {
@@ -247,7 +249,7 @@ public final class RPCClient: Sendable {
         switch envelope.kind {
         case .response:
             guard let id = envelope.integerID else { return }
-            guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
+            guard let pending = state.withLock({ $0.removePending(id) }) else { return }
             if let refusal = pending.dropReply?() {
                 pending.complete(.failure(refusal))
             } else {
@@ -268,7 +270,7 @@ public final class RPCClient: Sendable {
     func failAll(reason: String) {
         let (pending, sweep) = state.withLock { state -> ([Pending], Scheduled<Void>?) in
             if state.closedReason == nil { state.closedReason = reason }
-            defer { state.pending.removeAll() }
+            defer { (state.pending, state.byOrigin) = ([:], [:]) }
             return (Array(state.pending.values), state.sweep)
         }
         sweep?.cancel()
@@ -281,7 +283,7 @@ public final class RPCClient: Sendable {
     /// Fails request `id` if it is still pending; whether it was.
     @discardableResult
     private func fail(_ id: Int64, with error: any Error) -> Bool {
-        let pending = state.withLock { $0.pending.removeValue(forKey: id) }
+        let pending = state.withLock { $0.removePending(id) }
         pending?.complete(.failure(error))
         return pending != nil
     }

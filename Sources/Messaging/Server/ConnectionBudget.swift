@@ -97,8 +97,8 @@ final class ConnectionBudget: Sendable {
         case withinBudgets
         /// The client reads every reply but relays many clients, so its replies pile up for a
         /// while (the HTTP front); its connection is not read meanwhile. Within the process's
-        /// budget and ``heldFactor`` times the connection's: a client that said so and does not
-        /// read cannot take the whole process's budget from the others.
+        /// budget, and ``heldLimit`` waiting on this connection: a client that said so and does
+        /// not read cannot take the whole process's budget from the others.
         case held
     }
 
@@ -111,8 +111,7 @@ final class ConnectionBudget: Sendable {
                 switch policy {
                 case .always: true
                 case .withinBudgets: state.replyBytes + bytes <= maxBytes && process.hasRoomForReply(bytes: bytes)
-                case .held:
-                    state.replyBytes + bytes <= Self.heldFactor * maxBytes && process.hasRoomForReply(bytes: bytes)
+                case .held: state.replyBytes + bytes <= heldLimit && process.hasRoomForReply(bytes: bytes)
                 }
             guard fits || state.replyBytes == 0 else { return false }
             state.replyBytes += bytes
@@ -130,14 +129,16 @@ final class ConnectionBudget: Sendable {
         state.withLock { $0.replyBytes >= maxBytes / 2 }
     }
 
-    /// How many times its buffer a connection whose replies are held may have waiting unread.
-    static let heldFactor = 16
+    /// What a connection whose replies are held may have waiting unread: a quarter of the
+    /// process's budget (64 MiB by default; the HTTP front's 256 replies in flight of 418 KB
+    /// are 107 MB at the very worst, and it is not read meanwhile, so they drain first).
+    var heldLimit: Int { process.maxUnreadBytes / 4 }
 
     /// ``isBacklogged`` for a connection whose replies are held: its own waiting replies fill
-    /// half its held allowance, or the process's fill its budget.
+    /// its allowance, or the process's fill its budget.
     var isHeldBacklogged: Bool {
         let waiting = state.withLock { $0.replyBytes }
-        return waiting >= Self.heldFactor * maxBytes / 2 || (waiting > 0 && !process.hasRoomForReply(bytes: 1))
+        return waiting >= heldLimit || (waiting > 0 && !process.hasRoomForReply(bytes: 1))
     }
 
     /// A reply counted by ``reserveReply(bytes:policy:)`` is written (or its connection is gone).

@@ -88,7 +88,8 @@ extension CacheDatabase {
         let folder = temporary + "/" + prefix + "\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let standIn = folder + "/" + absolute.replacing("/", with: "_")
+        // Percent-encoded, so that no two paths share a name ("/a_b/c", "/a/b_c").
+        let standIn = folder + "/" + absolute.replacing("%", with: "%25").replacing("/", with: "%2F")
         for suffix in ["", "-wal", "-shm"] where exists(standIn + suffix) {
             try FileManager.default.removeItem(atPath: standIn + suffix)
         }
