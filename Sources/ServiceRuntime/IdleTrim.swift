@@ -5,35 +5,40 @@ import Synchronization
     import Glibc
 #endif
 
-/// Gives memory a burst of connections left behind back to the system once the burst is over.
+/// Gives memory that work left behind back to the system once the work is over.
 ///
 /// glibc keeps what it freed in its arenas: after 3,000 HTTP connections at once had closed,
-/// the HTTP front stayed at 150 MB against 41 MB before (debug build), reused by the next burst
-/// but never returned. `malloc_trim` returns it, but it holds the allocator's locks while it
-/// walks the arenas: called after each large answer it made every thread's allocations wait
-/// (BENCHMARKS.md). Here it runs only once a burst is over: at least `minimumConnections`
-/// were open at once since the last trim, no new one came for `quietPeriod`, fewer than a
-/// quarter of that peak are still open (their memory is freed as they close), and no request
-/// is being served.
+/// the HTTP front stayed at 150 MB against 41 MB before (debug build), and after the bench's
+/// runs (deep GraphQL answers among them) at 100 MB; reused by the next burst, never
+/// returned. `malloc_trim` returns it, but it holds the allocator's locks while it walks the
+/// arenas: called after each large answer it made every thread's allocations wait
+/// (BENCHMARKS.md). Here it runs only when the process has gone quiet after some work: no new
+/// connection and no request for `quietPeriod`, none being served, and, after a burst of
+/// `minimumConnections` or more open at once, fewer than a quarter of them still open (their
+/// memory is freed as they close).
 public final class IdleTrim: Service, Sendable {
     private let quietPeriod: Duration
     private let minimumConnections: Int
-    /// Whether requests are being served now (no trim then, however few connections are open).
-    private let isBusy: @Sendable () -> Bool
+    /// Requests started so far (a count that only grows) and whether any is being served now.
+    private let requests: @Sendable () -> (started: Int, inFlight: Bool)
     private let counts = Mutex(Counts())
 
     private struct Counts {
         var open = 0
         var peak = 0
         var openedSinceCheck = 0
+        var requestsAtCheck = 0
+        /// Work since the last trim (a connection or a request).
+        var worked = false
     }
 
     public init(
-        quietPeriod: Duration = .seconds(2), minimumConnections: Int = 100, isBusy: @escaping @Sendable () -> Bool
+        quietPeriod: Duration = .seconds(2), minimumConnections: Int = 100,
+        requests: @escaping @Sendable () -> (started: Int, inFlight: Bool)
     ) {
         self.quietPeriod = quietPeriod
         self.minimumConnections = minimumConnections
-        self.isBusy = isBusy
+        self.requests = requests
     }
 
     /// A connection was accepted (activity: no trim until it has been quiet again).
@@ -53,13 +58,14 @@ public final class IdleTrim: Service, Sendable {
     public func run() async throws {
         // Ends with the service group (cancelled on graceful shutdown).
         for await _ in AsyncTimerSequence(interval: quietPeriod).cancelOnGracefulShutdown() {
-            let busy = isBusy()
+            let now = requests()
             let due = counts.withLock { counts -> Bool in
-                defer { counts.openedSinceCheck = 0 }
-                guard !busy, counts.openedSinceCheck == 0, counts.peak >= minimumConnections,
-                    counts.open * 4 < counts.peak
-                else { return false }
-                counts.peak = counts.open
+                let quiet = counts.openedSinceCheck == 0 && now.started == counts.requestsAtCheck && !now.inFlight
+                if !quiet { counts.worked = true }
+                (counts.openedSinceCheck, counts.requestsAtCheck) = (0, now.started)
+                let burstOver = counts.peak < minimumConnections || counts.open * 4 < counts.peak
+                guard quiet, counts.worked, burstOver else { return false }
+                (counts.peak, counts.worked) = (counts.open, false)
                 return true
             }
             #if canImport(Glibc)

@@ -16,6 +16,7 @@ public final class WaitingSlots: Sendable {
     private struct State {
         var size: Int
         var inUse = 0
+        var acquired = 0
         var nextWaiter: UInt64 = 0
         /// Callers waiting, oldest first, each resumed once: `true` with a connection, `false`
         /// when its wait ran out or it was cancelled.
@@ -29,8 +30,8 @@ public final class WaitingSlots: Sendable {
     /// Slots at once.
     public var size: Int { state.withLock { $0.size } }
 
-    /// Slots taken now.
-    public var inUse: Int { state.withLock { $0.inUse } }
+    /// Slots taken now, and slots handed out so far (a count that only grows).
+    public var usage: (inUse: Int, acquired: Int) { state.withLock { ($0.inUse, $0.acquired) } }
 
     /// Changes the number of slots (what the other end said it takes); waiters get new ones.
     public func resize(to size: Int) {
@@ -44,6 +45,7 @@ public final class WaitingSlots: Sendable {
         let id: UInt64? = state.withLock { state in
             if state.inUse < state.size, state.waiters.isEmpty {
                 state.inUse += 1
+                state.acquired &+= 1
                 return nil
             }
             state.nextWaiter += 1
@@ -82,6 +84,7 @@ public final class WaitingSlots: Sendable {
             var resumed: [CheckedContinuation<Bool, Never>] = []
             while state.inUse < state.size, !state.waiters.isEmpty {
                 state.inUse += 1
+                state.acquired &+= 1
                 resumed.append(state.waiters.removeFirst().resume)
             }
             return resumed

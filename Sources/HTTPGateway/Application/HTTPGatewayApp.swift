@@ -83,7 +83,10 @@ enum HTTPGatewayApp {
                 documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
             cache: cache)
-        let trim = IdleTrim { slots.inUse > 0 }
+        let trim = IdleTrim {
+            let usage = slots.usage
+            return (usage.acquired, usage.inUse > 0)
+        }
         let gate = ConnectionGate(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
             trim: trim)
