@@ -56,24 +56,32 @@ public final class IdleTrim: Service, Sendable {
     }
 
     public func run() async throws {
-        // Ends with the service group (cancelled on graceful shutdown).
-        for await _ in AsyncTimerSequence(interval: quietPeriod).cancelOnGracefulShutdown() {
-            let now = requests()
-            let due = counts.withLock { counts -> Bool in
-                let quiet = counts.openedSinceCheck == 0 && now.started == counts.requestsAtCheck && !now.inFlight
-                if !quiet { counts.worked = true }
-                (counts.openedSinceCheck, counts.requestsAtCheck) = (0, now.started)
-                let burstOver = counts.peak < minimumConnections || counts.open * 4 < counts.peak
-                guard quiet, counts.worked, burstOver else { return false }
-                (counts.peak, counts.worked) = (counts.open, false)
-                return true
+        // Checks every `quietPeriod`; the sleep is cancelled at graceful shutdown, which ends it.
+        try? await cancelWhenGracefulShutdown { [self] in
+            while true {
+                try await Task.sleep(for: quietPeriod)
+                check()
             }
-            #if canImport(Glibc)
-                // On a thread of its own: it holds the allocator's locks for milliseconds, which
-                // must not be one of the few threads that run every task.
-                if due { Self.trimOnAThreadOfItsOwn() }
-            #endif
         }
+    }
+
+    /// Trims if the process has gone quiet after some work.
+    private func check() {
+        let now = requests()
+        let due = counts.withLock { counts -> Bool in
+            let quiet = counts.openedSinceCheck == 0 && now.started == counts.requestsAtCheck && !now.inFlight
+            if !quiet { counts.worked = true }
+            (counts.openedSinceCheck, counts.requestsAtCheck) = (0, now.started)
+            let burstOver = counts.peak < minimumConnections || counts.open * 4 < counts.peak
+            guard quiet, counts.worked, burstOver else { return false }
+            (counts.peak, counts.worked) = (counts.open, false)
+            return true
+        }
+        #if canImport(Glibc)
+            // On a thread of its own: it holds the allocator's locks for milliseconds, which
+            // must not be one of the few threads that run every task.
+            if due { Self.trimOnAThreadOfItsOwn() }
+        #endif
     }
 }
 
@@ -93,21 +101,6 @@ public final class IdleTrim: Service, Sendable {
         }
     }
 #endif
-
-/// Ticks every `interval` until cancelled.
-private struct AsyncTimerSequence: AsyncSequence, Sendable {
-    let interval: Duration
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let interval: Duration
-        mutating func next() async -> Void? {
-            guard (try? await Task.sleep(for: interval)) != nil else { return nil }
-            return ()
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(interval: interval) }
-}
 
 #if canImport(Glibc)
     /// glibc's `malloc_trim(3)` (malloc.h is not part of the Glibc module).

@@ -52,7 +52,4 @@ final class ConnectionGate: Sendable {
         }
         trim?.connectionClosed()
     }
-
-    /// Connections open now.
-    var open: Int { state.withLock { $0.total } }
 }

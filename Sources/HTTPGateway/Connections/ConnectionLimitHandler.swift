@@ -1,4 +1,3 @@
-import Messaging
 import NIOCore
 import HTTPTypes
 import NIOHTTPTypes
@@ -50,7 +49,7 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
         // rest (that request's body, requests pipelined after it) dropped.
         guard case .head = unwrapInboundIn(data), !answered else { return }
         answered = true
-        let body = ByteBuffer(string: #"{"error":"# + JSONText.quoted(refusal) + "}")
+        let body = PublicResponse.errorBody(refusal)
         let headers: HTTPFields = [
             .contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes),
             .retryAfter: "1", .connection: "close",

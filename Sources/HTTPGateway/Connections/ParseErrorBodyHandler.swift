@@ -36,7 +36,7 @@ final class ParseErrorBodyHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
         parseError = nil
         let (status, message) = describe(error)
-        let body = JSONValue.object([("error", .string(message))]).bytes
+        let body = PublicResponse.errorBody(message)
         head.status = status
         head.headerFields[.contentType] = "application/json; charset=utf-8"
         head.headerFields[.contentLength] = String(body.readableBytes)

@@ -32,9 +32,15 @@ enum PublicResponse {
 
     /// `{"error": message}`, as the Rick and Morty API words its errors.
     static func error(_ message: String, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
-        var response = json(.object([("error", .string(message))]), status: status)
+        var response = body(errorBody(message), contentType: "application/json; charset=utf-8", status: status)
         response.headers.append(contentsOf: headers)
         return response
+    }
+
+    /// The bytes of `{"error": message}`: also for answers written below the router (a refused
+    /// connection, a request that cannot be parsed).
+    static func errorBody(_ message: String) -> ByteBuffer {
+        JSONValue.object([("error", .string(message))]).bytes
     }
 
     /// A failure of rnm itself as a response (``describe(_:)``), logged.
