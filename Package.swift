@@ -33,12 +33,32 @@ let package = Package(
         // The HTTP front's `/graphql`: the schema in Graphiti, parsed, validated and run by GraphQL.
         .package(url: "https://github.com/GraphQLSwift/Graphiti", exact: "3.1.0"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
+        // Observability: metrics through swift-metrics' API, exposed in Prometheus's text format;
+        // the request's trace id carried in a task-local ServiceContext; W3C `traceparent`.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
     ],
     targets: [
+        // What every process reports: its metrics (one table of them, a Prometheus registry),
+        // the request's trace id, JSON log lines.
+        .target(
+            name: "Telemetry",
+            dependencies: [
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ]
+        ),
         // The wire: framing, envelope, errors, server, client.
         .target(
             name: "Messaging",
             dependencies: [
+                "Telemetry",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -54,6 +74,7 @@ let package = Package(
         .target(
             name: "ServiceRuntime",
             dependencies: [
+                "Telemetry",
                 "Messaging",
                 "RnmAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -69,6 +90,8 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
+                "Telemetry",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 "Messaging",
                 "RnmAPI",
                 "ServiceRuntime",
@@ -82,6 +105,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
+                "Telemetry",
                 "Messaging",
                 "RnmAPI",
                 "ServiceRuntime",
@@ -94,6 +118,7 @@ let package = Package(
         .target(
             name: "CharacterService",
             dependencies: [
+                "Telemetry",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -108,6 +133,7 @@ let package = Package(
         .target(
             name: "UniversityService",
             dependencies: [
+                "Telemetry",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -122,6 +148,7 @@ let package = Package(
         .target(
             name: "rnmctl",
             dependencies: [
+                "Telemetry",
                 "Messaging",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -134,6 +161,8 @@ let package = Package(
         .target(
             name: "HTTPGateway",
             dependencies: [
+                "Telemetry",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -200,6 +229,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .executableTarget(name: "RnmTestUpstream", dependencies: ["TestSupport"], path: "Tests/TestUpstreamProgram"),
+        .testTarget(
+            name: "TelemetryTests",
+            dependencies: [.product(name: "Logging", package: "swift-log"), "Telemetry", "TestSupport"]
+        ),
         .testTarget(
             name: "MessagingTests",
             dependencies: [

@@ -105,13 +105,13 @@ class System:
     def socket(self, role):
         return f"{self.dir}/{role}.sock"
 
-    def start(self, role, executable, **settings):
+    def start(self, role, executable, health=None, socket_setting=None, **settings):
         """Starts one process (`settings` added to its environment); returns seconds from spawn
         to its first health answer."""
         started = time.perf_counter()
         self.processes[role] = subprocess.Popen([os.path.join(self.bin, executable)], env=dict(self.env, **settings),
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_ready(self.socket(role), f"{role}.health")
+        wait_ready(self.socket(role), health or f"{role}.health")
         return time.perf_counter() - started
 
     def stop(self, role):
@@ -263,9 +263,13 @@ def black_hole(system, seconds):
             "get via Gateway, 32 conns, upstream black-holed (stale at once)": holed}, first
 
 
-def bench(binaries, socket_path, connections, seconds, method="characters.get", params='{"id":1}'):
+TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+
+def bench(binaries, socket_path, connections, seconds, method="characters.get", params='{"id":1}', trace=None):
     out = subprocess.run([os.path.join(binaries, "rnm-bench"), "--socket", socket_path, "--connections", str(connections),
-                          "--duration", str(seconds), "--method", method, "--params", params, "--json"],
+                          "--duration", str(seconds), "--method", method, "--params", params, "--json"]
+                         + (["--trace", trace] if trace else []),
                          capture_output=True, text=True, timeout=seconds * 4 + 30)
     if out.returncode != 0:
         raise SystemExit(f"rnm-bench failed: {out.stdout}{out.stderr}")
@@ -318,10 +322,23 @@ def main():
         name = universities["result"]["items"][0]["name"]
         university_params = json.dumps({"name": name})
 
+        # The same build with metrics off (RNM_METRICS=off) and requests without a trace id, beside
+        # it: what metrics and tracing cost, measured in the same rounds.
+        off = system.socket("gateway-off")
+        system.start("characters-off", "CharacterService", health="characters.health", RNM_METRICS="off",
+                     RNM_CHARACTERS_SOCKET=system.socket("characters-off"),
+                     RNM_CHARACTERS_DB=f"{system.dir}/characters-off.sqlite",
+                     RNM_FAVORITES_DB=f"{system.dir}/favorites-off.sqlite")
+        system.start("gateway-off", "Gateway", health="gateway.health", RNM_METRICS="off", RNM_GATEWAY_SOCKET=off,
+                     RNM_CHARACTERS_SOCKET=system.socket("characters-off"))
+        call(off, "characters.get", {"id": 1})
+
         results = {}
         runs = [
             ("get via Gateway, 1 conn", gateway, 1, "characters.get", '{"id":1}'),
             ("get via Gateway, 32 conns", gateway, 32, "characters.get", '{"id":1}'),
+            ("get via Gateway, 32 conns, metrics on, traced", gateway, 32, "characters.get", '{"id":1}', TRACE),
+            ("get via Gateway, 32 conns, metrics off, untraced", off, 32, "characters.get", '{"id":1}'),
             ("get direct to service, 1 conn", characters, 1, "characters.get", '{"id":1}'),
             ("get direct to service, 32 conns", characters, 32, "characters.get", '{"id":1}'),
             ("list page via Gateway, 32 conns", gateway, 32, "characters.list", "{}"),
@@ -333,8 +350,8 @@ def main():
         rounds = []
         for _ in range(max(1, args.rounds)):
             measured = {}
-            for label, path, conns, method, params in runs:
-                measured[label] = bench(args.bin, path, conns, seconds, method, params)
+            for label, path, conns, method, params, *trace in runs:
+                measured[label] = bench(args.bin, path, conns, seconds, method, params, *trace)
             for conns in (1, 32):
                 measured[f"C relay 2 hops, {conns} conn{'s' if conns > 1 else ''}"] = reference(
                     args.reference, system.dir, conns, seconds, get_size)
@@ -344,6 +361,11 @@ def main():
         def ratio(label):
             return statistics.median(r[label]["perSecond"] / r["C relay 2 hops, 32 conns"]["perSecond"] for r in rounds)
         ratios = {label: ratio(label) for label, *_ in runs}
+        observability = statistics.median(
+            r["get via Gateway, 32 conns, metrics on, traced"]["perSecond"]
+            / r["get via Gateway, 32 conns, metrics off, untraced"]["perSecond"] for r in rounds)
+        system.stop("gateway-off")
+        system.stop("characters-off")
         gw1 = statistics.median(r["get via Gateway, 1 conn"]["p50Us"] for r in rounds)
 
         holes, first_wait = black_hole(system, seconds)
@@ -380,8 +402,9 @@ def main():
             for role, executable in System.ROLES:
                 system.start(role, executable)
             del system.env["LD_PRELOAD"]
-            for label, path, conns, method, params in runs:
-                bench(args.bin, path, conns, min(seconds, 2), method, params)
+            for label, path, conns, method, params, *trace in runs:
+                if path != off:
+                    bench(args.bin, path, conns, min(seconds, 2), method, params, *trace)
             exact_rss = {role: rss_mb(system.processes[role].pid) for role, _ in System.ROLES}
     finally:
         system.close()
@@ -408,6 +431,9 @@ def main():
         spread = ", ".join(f"{r[label]['perSecond'] / r['C relay 2 hops, 32 conns']['perSecond']:.2f}" for r in rounds)
         check(f"{what} (rounds: {spread})", f"{ratios[label]:.2f}×", f"≥ {goal:.2f}×", ratios[label] >= goal)
     check("Gateway get, 1 conn, p50", f"{gw1:.0f} µs", "≤ 150 µs", gw1 <= 150)
+    spread = ", ".join(f"{r['get via Gateway, 32 conns, metrics on, traced']['perSecond'] / r['get via Gateway, 32 conns, metrics off, untraced']['perSecond']:.2f}" for r in rounds)
+    check(f"Gateway get at 32 conns, metrics on and traced ÷ metrics off, untraced (rounds: {spread})",
+          f"{observability:.2f}×", "≥ 0.95×", observability >= 0.95)
     holed = holes["get via Gateway, 32 conns, upstream black-holed (stale at once)"]
     check(f"upstream black-holed: p99 of 32 conns of expired reads (the first read waited {first_wait:.1f} s)",
           f"{holed['p99Us'] / 1000:.1f} ms", "≤ 50 ms", holed["p99Us"] <= 50_000)

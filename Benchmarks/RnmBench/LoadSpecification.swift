@@ -11,6 +11,8 @@ struct LoadSpecification: Sendable {
     var inFlight: Int
     var method: String
     var params: String
+    /// A trace id every request carries (`trace`), as the HTTP front's and rnmctl's do.
+    var trace: String?
 
     /// Runs the load for `seconds` on one event loop (like the C reference client's one epoll
     /// thread) and merges every connection's histogram.
@@ -27,10 +29,11 @@ struct LoadSpecification: Sendable {
     }
 
     private func run(seconds: Double, on group: MultiThreadedEventLoopGroup) async throws -> LoadResult {
+        let traced = trace.map { #","trace":"\#($0)""# } ?? ""
         let frames = (0..<inFlight).map { slot in
             FrameBuilder.frame(
                 payload: ByteBuffer(
-                    string: #"{"jsonrpc":"2.0","id":\#(slot),"method":"\#(method)","params":\#(params)}"#))
+                    string: #"{"jsonrpc":"2.0","id":\#(slot),"method":"\#(method)"\#(traced),"params":\#(params)}"#))
         }
         let deadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
         let started = NIODeadline.now()

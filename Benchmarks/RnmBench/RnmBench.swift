@@ -32,13 +32,16 @@ struct RnmBench: AsyncParsableCommand {
     @Option(help: "Params, as JSON.")
     var params = #"{"id":1}"#
 
+    @Option(help: "A trace id (32 lowercase hex digits) every request carries.")
+    var trace: String?
+
     @Flag(help: "Print one JSON line instead of text.")
     var json = false
 
     func run() async throws {
         let load = LoadSpecification(
             socketPath: socket, connections: connections, inFlight: inFlight,
-            method: method, params: params)
+            method: method, params: params, trace: trace)
         _ = try await load.run(seconds: min(1, duration / 4))
         let result = try await load.run(seconds: duration)
         print(json ? result.json : result.text)

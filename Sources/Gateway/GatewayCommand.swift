@@ -39,7 +39,8 @@ public struct GatewayCommand: AsyncParsableCommand {
                 universitiesSocket, default: DefaultPaths.socket(for: .universities)),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout)),
             maxInFlight: try Setting.maxInFlight.resolveInteger(maxInFlight),
-            limits: try common.resolvedServerLimits(in: .gateway)
+            limits: try common.resolvedServerLimits(in: .gateway),
+            instruments: try common.makeInstruments()
         )
         let services = GatewayApp.build(configuration: configuration, logger: logger)
         try await ServiceRunner.run(services, logger: logger)

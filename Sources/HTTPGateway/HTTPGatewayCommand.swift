@@ -76,7 +76,8 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             maxFrameBytes: try common.resolvedMaxFrameBytes(),
             cacheTTL: .milliseconds(try Setting.httpCacheMilliseconds.resolveInteger(cacheMilliseconds)),
             cacheBytes: try Setting.httpCacheBytes.resolveInteger(cacheBytes),
-            graphQL: try graphQL.resolve()
+            graphQL: try graphQL.resolve(),
+            instruments: try common.makeInstruments()
         )
         try await ServiceRunner.run(HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger)
     }

@@ -13,6 +13,7 @@ public enum RPCMethods {
     public static let charactersStats = RPCMethod<NoParams, Fresh<CharacterStats>>("characters.stats", .characters)
     public static let charactersImage = RPCMethod<IDParams, Fresh<CharacterImage>>("characters.image", .characters)
     public static let charactersHealth = RPCMethod<NoParams, ServiceHealth>("characters.health", .characters)
+    public static let charactersMetrics = RPCMethod<NoParams, MetricsReport>("characters.metrics", .characters)
     public static let locationsList = RPCMethod<LocationListParams, Fresh<Page<Location>>>(
         "locations.list", .characters)
     public static let locationsGet = RPCMethod<IDParams, Fresh<LocationDetail>>("locations.get", .characters)
@@ -33,10 +34,13 @@ public enum RPCMethods {
         "universities.refresh", .universities)
     public static let universitiesHealth = RPCMethod<NoParams, ServiceHealth>("universities.health", .universities)
     public static let universitiesSync = RPCMethod<NoParams, UniversitySyncResult>("universities.sync", .universities)
+    public static let universitiesMetrics = RPCMethod<NoParams, MetricsReport>(
+        "universities.metrics", .universities)
 
     // Gateway
     public static let gatewayHealth = RPCMethod<NoParams, GatewayHealth>("gateway.health", .gateway)
     public static let gatewayHello = RPCMethod<GatewayHello, GatewayLinkMode>("gateway.hello", .gateway)
+    public static let gatewayMetrics = RPCMethod<NoParams, MetricsReport>("gateway.metrics", .gateway)
 
     /// The route table: every method of the protocol and the service that answers it. A new
     /// method is its constant above, its row here, and its handler; a test checks that each
@@ -50,6 +54,7 @@ public enum RPCMethods {
         charactersStats.route,
         charactersImage.route,
         charactersHealth.route,
+        charactersMetrics.route,
         locationsList.route,
         locationsGet.route,
         locationsGetMany.route,
@@ -64,8 +69,10 @@ public enum RPCMethods {
         universitiesRefresh.route,
         universitiesHealth.route,
         universitiesSync.route,
+        universitiesMetrics.route,
         gatewayHealth.route,
         gatewayHello.route,
+        gatewayMetrics.route,
     ]
 
     /// Each method's row of the table, by name.
@@ -100,6 +107,11 @@ public enum RPCMethods {
     /// The health method of `service` (the Gateway answers its own from the services').
     public static func health(of service: ServiceName) -> RPCMethod<NoParams, ServiceHealth>? {
         [charactersHealth, universitiesHealth].first { $0.owner == service.rawValue }
+    }
+
+    /// The metrics method of `service` (each process answers its own).
+    public static func metrics(of service: ServiceName) -> RPCMethod<NoParams, MetricsReport> {
+        [gatewayMetrics, charactersMetrics, universitiesMetrics].first { $0.owner == service.rawValue }!
     }
 }
 

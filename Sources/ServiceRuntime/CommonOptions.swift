@@ -4,6 +4,7 @@ import ArgumentParser
 #endif
 import Logging
 import ServiceLifecycle
+import Telemetry
 
 /// Options every process takes, each also read from its environment variable.
 public struct CommonOptions: ParsableArguments {
@@ -27,6 +28,12 @@ public struct CommonOptions: ParsableArguments {
 
     @Option(name: .customLong("log-level"), help: Setting.logLevel.help)
     public var logLevel: String?
+
+    @Option(name: .customLong("log-format"), help: Setting.logFormat.help)
+    public var logFormat: String?
+
+    @Option(name: .customLong("metrics"), help: Setting.metrics.help)
+    public var metrics: String?
 
     public init() {}
 
@@ -52,8 +59,21 @@ public struct CommonOptions: ParsableArguments {
             maxUnreadBytes: try Setting.maxUnreadBytes.resolveInteger(maxUnreadBytes))
     }
 
-    /// Bootstraps logging at the level in force and returns a logger labelled `label`.
+    /// Bootstraps logging at the level and in the format in force and returns a logger
+    /// labelled `label`.
     public func makeLogger(label: String) throws -> Logger {
-        RNMLogging.bootstrap(label: label, level: try RNMLogging.level(Setting.logLevel.resolve(logLevel)))
+        RNMLogging.bootstrap(
+            label: label, level: try RNMLogging.level(Setting.logLevel.resolve(logLevel)),
+            format: try RNMLogging.format(Setting.logFormat.resolve(logFormat)))
+    }
+
+    /// The process's metrics: recorded unless `RNM_METRICS` (or `--metrics`) is `off`.
+    public func makeInstruments() throws -> Instruments {
+        let value = Setting.metrics.resolve(metrics)
+        switch value.lowercased() {
+        case "on": return Instruments()
+        case "off": return .disabled
+        default: throw SettingError(setting: .metrics, value: value, expected: "on or off")
+        }
     }
 }

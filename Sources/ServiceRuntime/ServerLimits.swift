@@ -1,5 +1,6 @@
 import Messaging
 import RnmAPI
+import Telemetry
 
 /// The limits every server process applies to its clients (docs/PROTOCOL.md §7).
 public struct ServerLimits: Sendable {
@@ -30,12 +31,13 @@ public struct ServerLimits: Sendable {
 
     /// The server configuration of `service` listening on `socketPath`.
     public func server(
-        _ service: ServiceName, socketPath: String, dropsUnreadReplies: Bool = false
+        _ service: ServiceName, socketPath: String, dropsUnreadReplies: Bool = false,
+        instruments: Instruments = .disabled
     ) -> RPCServerConfiguration {
         RPCServerConfiguration(
             socketPath: socketPath, maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout,
             service: service.rawValue, maxInFlightPerConnection: maxInFlightPerConnection,
             connectionBufferBytes: connectionBufferBytes, dropsUnreadReplies: dropsUnreadReplies,
-            maxConnections: maxConnections, maxUnreadBytes: maxUnreadBytes)
+            maxConnections: maxConnections, maxUnreadBytes: maxUnreadBytes, instruments: instruments)
     }
 }

@@ -58,6 +58,14 @@ extension Setting {
                 range: 1...Int(UInt32.max))
         case .logLevel:
             SettingSpec("trace, debug, info, notice, warning, error or critical", default: .text("info"))
+        case .logFormat:
+            SettingSpec(
+                "text (readable lines) or json (one object per line: time, level, process, message, metadata)",
+                default: .text("text"))
+        case .metrics:
+            SettingSpec(
+                "on or off: whether the process records metrics (its metrics method, GET /metrics)",
+                default: .text("on"))
         case .frameTimeoutMilliseconds:
             SettingSpec(
                 "Time a started frame may stay incomplete before the connection is closed, in ms",

@@ -21,6 +21,10 @@ public enum Setting: String, CaseIterable, Sendable {
     case requestTimeoutMilliseconds = "RNM_REQUEST_TIMEOUT_MS"
     case maxFrameBytes = "RNM_MAX_FRAME_BYTES"
     case logLevel = "RNM_LOG_LEVEL"
+    /// How log lines are written: readable text, or one JSON object per line.
+    case logFormat = "RNM_LOG_FORMAT"
+    /// Whether a process records metrics.
+    case metrics = "RNM_METRICS"
     /// How long a started frame may stay incomplete before the server closes the connection.
     case frameTimeoutMilliseconds = "RNM_FRAME_TIMEOUT_MS"
     /// Bytes one connection may hold in a server (requests being served, replies waiting).

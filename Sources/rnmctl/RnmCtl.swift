@@ -11,7 +11,7 @@ public struct RnmCtl: AsyncParsableCommand {
         version: rnmVersion,
         subcommands: [
             CharactersCommand.self, LocationsCommand.self, EpisodesCommand.self, FavoritesCommand.self,
-            UniversitiesCommand.self, StatusCommand.self, CallCommand.self,
+            UniversitiesCommand.self, StatusCommand.self, MetricsCommand.self, CallCommand.self,
         ]
     )
 

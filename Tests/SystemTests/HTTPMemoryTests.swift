@@ -91,23 +91,6 @@ private func burst(port: Int, connections: Int) -> Int {
     return answered
 }
 
-/// A TCP port nothing listens on now (bound, then closed).
-private func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0
-        }
-    }
-    guard bound else { throw ChildProcessError(message: "no free port: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 private func residentBytes(_ pid: Int32) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),

@@ -214,7 +214,7 @@ extension FaultSuite.Hardening {
                 try await connection.send(request)
                 let reply = try await connection.next(seconds: 10)
                 if let code {
-                    #expect(reply?.errorCode == code, "\(request): \(String(describing: reply?.rpcError))")
+                    #expect(reply?.errorCode?.rawValue == code, "\(request): \(String(describing: reply?.rpcError))")
                     #expect(
                         reply?.rpcError?.message.contains(field ?? "") == true,
                         "\(request): \(reply?.rpcError?.message ?? "")")

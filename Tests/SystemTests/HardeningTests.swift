@@ -27,7 +27,7 @@ extension FaultSuite {
                 let method = "characters." + String(repeating: "a", count: Defaults.maxFrameBytes - 200)
                 try await attacker.send(#"{"jsonrpc":"2.0","id":1,"method":"\#(method)"}"#)
                 let reply = try await attacker.next(seconds: 10)
-                #expect(reply?.errorCode == RPCError.Code.methodNotFound.rawValue)
+                #expect(reply?.errorCode == .methodNotFound)
                 let message = reply?.rpcError?.message ?? ""
                 #expect(message.utf8.count < 300, "the error quotes a short prefix only: \(message.utf8.count) bytes")
                 var served: [Int] = []
@@ -63,7 +63,7 @@ extension FaultSuite {
                 let pad = String(repeating: "x", count: frameBytes - head.utf8.count - tail.utf8.count)
                 try await attacker.send(head + pad + tail)
                 let reply = try await attacker.next(seconds: 10)
-                #expect(reply?.errorCode == RPCError.Code.tooLarge.rawValue, "\(String(describing: reply?.rpcError))")
+                #expect(reply?.errorCode == .tooLarge, "\(String(describing: reply?.rpcError))")
                 var served: [Int] = []
                 for task in others { served.append(try await task.value) }
                 #expect(served == Array(20...24))

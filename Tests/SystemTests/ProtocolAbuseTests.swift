@@ -77,20 +77,20 @@ extension FaultSuite {
                 switch expected {
                 case .error(let code):
                     #expect(
-                        reply?.errorCode == code,
+                        reply?.errorCode?.rawValue == code,
                         "\(role), \(name): error \(code), got \(String(describing: reply?.rpcError))")
                     #expect(reply?.rpcError?.message.isEmpty == false)
                     try await expectAnswers(connection, role: role, name)
                     errors += 1
                 case .answerOr(let code):
                     #expect(
-                        reply?.result != nil || reply?.errorCode == code,
+                        reply?.result != nil || reply?.errorCode?.rawValue == code,
                         "\(role), \(name): \(String(describing: reply?.rpcError))")
                     try await expectAnswers(connection, role: role, name)
                     errors += reply?.result == nil ? 1 : 0
                 case .errorThenClose(let code):
                     #expect(
-                        reply?.errorCode == code,
+                        reply?.errorCode?.rawValue == code,
                         "\(role), \(name): error \(code), got \(String(describing: reply?.rpcError))")
                     #expect(reply?.rpcError?.message.isEmpty == false)
                     try await connection.waitForClose(seconds: 5)

@@ -116,7 +116,7 @@ extension FaultSuite {
                 let reply = try await client.call(
                     method: method, params: ByteBuffer(string: params), timeout: .seconds(30))
                 #expect(
-                    reply.errorCode != RPCError.Code.internalError.rawValue,
+                    reply.errorCode != .internalError,
                     "\(method) \(params): \(String(describing: reply.rpcError))")
             }
             let matches = try await client.call(RPCMethods.universitiesList, .init(name: "%' OR 1=1 --"))

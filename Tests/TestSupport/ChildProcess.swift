@@ -14,8 +14,11 @@ public final class ChildProcess: @unchecked Sendable {
         return url
     }
 
-    /// Starts executable `name` with `arguments` and extra `environment`.
-    public init(_ name: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts executable `name` with `arguments` and extra `environment`; its stderr (its log)
+    /// goes to the file `logPath` when one is given.
+    public init(
+        _ name: String, arguments: [String] = [], environment: [String: String] = [:], logPath: String? = nil
+    ) throws {
         self.name = name
         let executable = Self.productsDirectory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
@@ -25,7 +28,10 @@ public final class ChildProcess: @unchecked Sendable {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
-        if ProcessInfo.processInfo.environment["RNM_TEST_LOG"] == nil {
+        if let logPath {
+            FileManager.default.createFile(atPath: logPath, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        } else if ProcessInfo.processInfo.environment["RNM_TEST_LOG"] == nil {
             process.standardError = FileHandle.nullDevice
         }
         try process.run()

@@ -70,12 +70,6 @@ public final class RawConnection: Sendable {
 }
 
 extension Envelope {
-    /// The error object's code, for replies that are errors.
-    public var errorCode: Int? {
-        guard let error else { return nil }
-        return (try? JSONCoding.decode(RPCError.self, from: error))?.code.rawValue
-    }
-
     /// The error object, decoded.
     public var rpcError: RPCError? {
         error.flatMap { try? JSONCoding.decode(RPCError.self, from: $0) }

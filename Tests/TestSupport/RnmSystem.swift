@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Messaging
 import Synchronization
 
@@ -106,9 +109,17 @@ public final class RnmSystem: Sendable {
     /// The running process of `role`, if any.
     public func process(_ role: Role) -> ChildProcess? { processes.withLock { $0[role] } }
 
-    /// Starts `role` without waiting for it.
+    /// Where `role`'s log (its stderr) is kept (each start of it begins the file anew).
+    public func logPath(_ role: String) -> String { directory + "/\(role).log" }
+
+    /// What `role` has logged so far.
+    public func log(_ role: String) -> String {
+        (try? String(contentsOfFile: logPath(role), encoding: .utf8)) ?? ""
+    }
+
+    /// Starts `role` without waiting for it; its log goes to ``logPath(_:)``.
     public func launch(_ role: Role) throws {
-        let process = try ChildProcess(role.executable, environment: environment)
+        let process = try ChildProcess(role.executable, environment: environment, logPath: logPath(role.rawValue))
         processes.withLock { $0[role] = process }
     }
 
@@ -133,6 +144,21 @@ public final class RnmSystem: Sendable {
             await client.close()
             return reply?.result != nil
         }
+    }
+
+    /// Starts an HTTP front on a free port against this system's Gateway (its log at
+    /// ``logPath(_:)`` of `http`) and waits until it answers; returns it and its port.
+    public func launchHTTP(settings: [String: String] = [:]) async throws -> (process: ChildProcess, port: Int) {
+        let port = try freePort()
+        let http = try ChildProcess(
+            "HTTPGateway",
+            environment: environment.merging(["RNM_HTTP_ADDRESS": "127.0.0.1:\(port)"]) { $1 }
+                .merging(settings) { $1 },
+            logPath: logPath("http"))
+        try await waitUntil(10, "the HTTP front answers") {
+            (try? await HTTPProbe.request(port: port, target: "/api"))?.status == 200
+        }
+        return (http, port)
     }
 
     /// Sends `signal` to `role` (SIGKILL by default: a crash).
@@ -178,4 +204,21 @@ public final class RnmSystem: Sendable {
         await characterUpstream.stop()
         await universityUpstream.stop()
     }
+}
+
+/// A TCP port nothing listens on now (bound, then closed).
+public func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0
+        }
+    }
+    guard bound else { throw ChildProcessError(message: "no free port: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
 }

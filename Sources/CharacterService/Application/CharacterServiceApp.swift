@@ -41,8 +41,11 @@ enum CharacterServiceApp {
                 logger.warning("favorites in the damaged cache \(setAside) could not be read: \(error)")
             }
         }
-        let upstream = RickAndMortyAPI(fetcher: configuration.makeFetcher(), maxRecords: settings.maxRecords)
-        let policy = configuration.makePolicy(staleWhileRevalidate: settings.staleWhileRevalidate, logger: logger) {
+        let upstream = RickAndMortyAPI(
+            fetcher: configuration.makeFetcher(for: .characters), maxRecords: settings.maxRecords)
+        let policy = configuration.makePolicy(
+            for: .characters, staleWhileRevalidate: settings.staleWhileRevalidate, logger: logger
+        ) {
             () async throws(UpstreamError) in try await upstream.probe()
         }
         policy.storage.note(cacheOpening)
@@ -55,8 +58,13 @@ enum CharacterServiceApp {
         // Finished replies of fresh reads, answered again without the database.
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
         if let replyCache { favorites.invalidateOnCommit(replyCache) }
-        return CharacterRoutes.router(
+        var router = CharacterRoutes.router(
             catalog: catalog, syncConcurrency: syncConcurrency,
             maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
+        router.registerMetrics(
+            RPCMethods.charactersMetrics, of: .characters, instruments: configuration.instruments,
+            databases: [("characters", configuration.databasePath), ("favorites", favoritesPath)],
+            health: catalog.healthReport)
+        return router
     }
 }

@@ -46,6 +46,17 @@ extension CharacterCatalog {
     ) async throws
         -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>)
     {
+        let answer = try await recordsByRule(resource, ids: ids)
+        policy.metrics.answered(answer.freshness)
+        return answer
+    }
+
+    /// ``records(_:ids:)`` before it is counted: the cache rule, for many records at once.
+    private func recordsByRule(
+        _ resource: RecordKind, ids: [Int]
+    ) async throws
+        -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>)
+    {
         var found = try await database.records(resource, ids: ids)
         // Ids past a fresh complete mirror, or lately said absent, do not exist: not asked for,
         // and not "unchecked".

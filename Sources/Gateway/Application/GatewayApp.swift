@@ -8,6 +8,7 @@ import Messaging
 import RnmAPI
 import ServiceLifecycle
 import ServiceRuntime
+import Telemetry
 
 /// Everything the Gateway needs to start.
 struct GatewayConfiguration: Sendable {
@@ -23,6 +24,8 @@ struct GatewayConfiguration: Sendable {
     var limits = ServerLimits(
         maxInFlightPerConnection: Defaults.gatewayMaxInFlightPerConnection,
         connectionBufferBytes: Defaults.connectionBufferBytes)
+    /// Its metrics (`gateway.metrics`).
+    var instruments = Instruments()
 }
 
 /// Builds the Gateway from its configuration; tests call this with test settings.
@@ -41,12 +44,12 @@ enum GatewayApp {
         ]
         let handler = GatewayHandler(
             links: links, requestTimeout: configuration.requestTimeout,
-            maxInFlight: configuration.maxInFlight)
+            maxInFlight: configuration.maxInFlight, instruments: configuration.instruments)
         // Its clients are anyone: replies a client leaves unread past its buffer are dropped.
         let server = RPCServer(
             configuration: configuration.limits.server(
                 .gateway, socketPath: configuration.socketPath,
-                dropsUnreadReplies: true),
+                dropsUnreadReplies: true, instruments: configuration.instruments),
             handler: handler, logger: logger, onListening: onListening)
         // Shut down in reverse: the server drains its requests first, then the links close.
         return links + [ServerService(server)]

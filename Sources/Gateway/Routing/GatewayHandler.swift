@@ -9,6 +9,7 @@ import NIOCore
 import RnmAPI
 import ServiceRuntime
 import Synchronization
+import Telemetry
 
 /// Routes each request by its method's prefix and forwards it as bytes: only `id` and
 /// `method` are read; the id is re-labelled towards the service and restored on the way back;
@@ -26,8 +27,10 @@ final class GatewayHandler: RPCHandler {
     /// cannot make them slow enough to look down).
     private let probing = Mutex<Task<[String: GatewayHealth.ServiceState], Never>?>(nil)
     private let started = ContinuousClock.now
+    private let instruments: Instruments
 
-    init(links: [ServiceLink], requestTimeout: Duration, maxInFlight: Int) {
+    init(links: [ServiceLink], requestTimeout: Duration, maxInFlight: Int, instruments: Instruments = .disabled) {
+        self.instruments = instruments
         self.links = Dictionary(uniqueKeysWithValues: links.map { ($0.service, $0) })
         self.requestTimeout = requestTimeout
         self.maxInFlight = maxInFlight
@@ -47,6 +50,8 @@ final class GatewayHandler: RPCHandler {
             return .result(try JSONCoding.encode(await self.health()))
         case .gateway where method == RPCMethods.gatewayHello.name:
             return .result(try JSONCoding.encode(hello(request, context: context)))
+        case .gateway where method == RPCMethods.gatewayMetrics.name:
+            return .result(try JSONCoding.encode(MetricsReport(exposition: instruments.exposition())))
         case .some(let service) where service != .gateway:
             return try await forward(request, to: links[service]!, context: context)
         default:
@@ -153,7 +158,7 @@ final class GatewayHandler: RPCHandler {
                     )
                     return
                 }
-                reply(.success(.frame(answer.frame(replacing: idRange, with: clientID))))
+                reply(.success(.frame(answer.frame(replacing: idRange, with: clientID), errorCode: answer.errorCode)))
             case .failure(let error):
                 context.logger.warning("request failed", metadata: ["service": "\(service)", "error": "\(error)"])
                 reply(.failure(error))
@@ -170,6 +175,9 @@ final class GatewayHandler: RPCHandler {
             reply(.failure(error))
         }
     }
+
+    /// Every method of the route table: each has its series in the Gateway's metrics.
+    var methodNames: Set<String> { Set(RPCMethods.all.map(\.name)) }
 
     /// A client gave up on a forwarded request (`rpc.cancel`): the forward fails (-32800), and
     /// the service is told, so that it stops the work.

@@ -6,6 +6,7 @@ import NIOCore
 import RnmAPI
 import ServiceLifecycle
 import ServiceRuntime
+import Telemetry
 
 /// Everything the HTTPGateway needs to start.
 struct HTTPGatewayConfiguration: Sendable {
@@ -29,6 +30,8 @@ struct HTTPGatewayConfiguration: Sendable {
     var cacheBytes: Int = Defaults.httpCacheBytes
     /// What one GraphQL request may cost.
     var graphQL = GraphQLLimits()
+    /// Its metrics (`GET /metrics`, with the other processes').
+    var instruments = Instruments()
 
     /// `host:port` as `RNM_HTTP_ADDRESS` gives it (`[::1]:8080` for an IPv6 address).
     static func parseAddress(_ text: String) -> (host: String, port: Int)? {
@@ -75,6 +78,7 @@ enum HTTPGatewayApp {
         let reader = GatewayReader(gateway: gateway, timeout: configuration.requestTimeout, slots: slots)
         let shapes = PublicShapes(apiBase: base + "/api")
         let cache = ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes)
+        let instruments = configuration.instruments
         let router = PublicAPIRoutes.router(
             endpoints: RickAndMortyEndpoints(reader: reader, shapes: shapes, logger: logger),
             universities: UniversitySearch(reader: reader, logger: logger),
@@ -82,14 +86,21 @@ enum HTTPGatewayApp {
                 schema: RickAndMortySchema.schema, reader: reader, shapes: shapes, limits: configuration.graphQL,
                 documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
-            cache: cache)
+            cache: cache, metrics: HTTPMetrics(instruments: instruments),
+            scrape: {
+                await MetricsScrape.collect(own: [.init(process: "http", exposition: instruments.exposition())]) {
+                    try await reader.call($0, NoParams())
+                }
+            })
         let trim = IdleTrim {
             let usage = slots.usage
             return (usage.acquired, usage.inUse > 0)
         }
         let gate = ConnectionGate(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
-            trim: trim)
+            trim: trim, instruments: instruments)
+        let connections = RnmMetrics.httpConnections.gauge(in: instruments)
+        instruments.onCollect { connections.record(gate.openConnections) }
         let sendTimeout = TimeAmount(configuration.sendTimeout)
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [

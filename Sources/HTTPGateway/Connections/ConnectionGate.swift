@@ -1,5 +1,7 @@
+import CoreMetrics
 import ServiceRuntime
 import Synchronization
+import Telemetry
 
 /// Open HTTP connections, in all and per client address, within their caps (nginx's
 /// `worker_connections` and `limit_conn` by address): one client cannot take every slot of
@@ -11,25 +13,35 @@ final class ConnectionGate: Sendable {
     /// Told of each connection admitted (memory is trimmed once they have stopped coming).
     let trim: IdleTrim?
     private let state = Mutex(State())
+    /// Connections refused, by the cap that refused them.
+    private let refusedOverAll: Counter
+    private let refusedPerClient: Counter
 
     private struct State {
         var total = 0
         var byAddress: [String: Int] = [:]
     }
 
-    init(maxConnections: Int, maxPerClient: Int, trim: IdleTrim? = nil) {
+    init(maxConnections: Int, maxPerClient: Int, trim: IdleTrim? = nil, instruments: Instruments = .disabled) {
+        refusedOverAll = RnmMetrics.refused.counter("RNM_HTTP_MAX_CONNECTIONS", in: instruments)
+        refusedPerClient = RnmMetrics.refused.counter("RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT", in: instruments)
         self.maxConnections = maxConnections
         self.maxPerClient = maxPerClient
         self.trim = trim
     }
 
+    /// Connections open now.
+    var openConnections: Int { state.withLock { $0.total } }
+
     /// Counts a new connection from `address` in, or says why not (nothing counted then).
     func admit(_ address: String) -> String? {
         let refusal = state.withLock { state -> String? in
             if state.total >= maxConnections {
+                refusedOverAll.increment()
                 return "rnm has \(maxConnections) connections open (RNM_HTTP_MAX_CONNECTIONS); retry shortly"
             }
             if state.byAddress[address, default: 0] >= maxPerClient {
+                refusedPerClient.increment()
                 return """
                     your address has \(maxPerClient) connections open to rnm \
                     (RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT); reuse them (keep-alive) or retry shortly

@@ -1,3 +1,4 @@
+import CoreMetrics
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -53,6 +54,8 @@ struct ResponseCache: Sendable {
 /// Serves `GET`/`HEAD` from the ``ResponseCache`` and fills it with fresh cached answers.
 struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
     let cache: ResponseCache
+    /// Counts the answers repeated from memory.
+    let hits: Counter
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -63,6 +66,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         let key = request.uri.description
         let now = ContinuousClock.now
         if let (entry, storedAt) = cache.lookup(key, now: now) {
+            hits.increment()
             var headers = entry.headers(storedAt: storedAt, now: now)
             if request.method == .head {
                 headers[.contentLength] = String(entry.body.readableBytes)

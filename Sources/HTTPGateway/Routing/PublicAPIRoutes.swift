@@ -1,5 +1,7 @@
 import Hummingbird
+import NIOCore
 import RnmAPI
+import ServiceRuntime
 
 /// The HTTPGateway's route table: the Rick and Morty API's paths under `/api` and its
 /// `/graphql`, and Hipo's `/search`. Paths match case-insensitively, with or without a trailing
@@ -10,12 +12,14 @@ enum PublicAPIRoutes {
 
     static func router(
         endpoints: RickAndMortyEndpoints, universities: UniversitySearch, graphQL: GraphQLEndpoint,
-        maxURLBytes: Int, cache: ResponseCache
+        maxURLBytes: Int, cache: ResponseCache, metrics: HTTPMetrics,
+        scrape: @escaping @Sendable () async -> String
     ) -> Router<BasicRequestContext> {
         let router = Router(options: [.autoGenerateHeadEndpoints, .caseInsensitive])
+        router.add(middleware: ObservabilityMiddleware(metrics: metrics))
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes, postPaths: postPaths))
-        router.add(middleware: ResponseCacheMiddleware(cache: cache))
+        router.add(middleware: ResponseCacheMiddleware(cache: cache, hits: metrics.cacheHits))
 
         router.get("api") { _, _ in endpoints.root() }
         for kind in RecordKind.allCases {
@@ -39,6 +43,12 @@ enum PublicAPIRoutes {
         router.post("graphql") { request, _ in await graphQL.respond(to: request) }
         router.get("search") { request, _ in
             await universities.search(PublicQuery(request.uri.query))
+        }
+        // Every process's metrics, for Prometheus (never cached: each scrape asks them all).
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: MetricsScrape.contentType, .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: await scrape())))
         }
         return router
     }

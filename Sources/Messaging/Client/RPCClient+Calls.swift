@@ -1,14 +1,17 @@
 import Logging
 import NIOCore
+import Telemetry
 
 /// The typed calls: a method and its params in, its decoded result (or its error) out.
 extension RPCClient {
-    /// Calls `method` with raw `params` JSON; returns the reply envelope.
+    /// Calls `method` with raw `params` JSON; returns the reply envelope. The frame carries the
+    /// current task's trace id (``RequestTrace/current``), if it has one.
     public func call(
         method: String, params: ByteBuffer?, timeout: Duration?, onProgress: ProgressHandler? = nil
     ) async throws -> Envelope {
-        try await send(timeout: timeout, onProgress: onProgress) { id in
-            Frames.request(id: id, method: method, params: params)
+        let trace = RequestTrace.current
+        return try await send(timeout: timeout, onProgress: onProgress) { id in
+            Frames.request(id: id, method: method, params: params, trace: trace)
         }
     }
 

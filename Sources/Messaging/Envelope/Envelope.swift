@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import NIOCore
+import Telemetry
 
 /// One JSON-RPC 2.0 message, read only as far as routing needs: `jsonrpc`, `id` and `method`
 /// are checked and located; `params`, `result` and `error` are located but never decoded.
@@ -34,6 +35,8 @@ public struct Envelope: Sendable {
     public let resultRange: Range<Int>?
     /// Where the `error` value lies, if present.
     public let errorRange: Range<Int>?
+    /// Where the `trace` value lies, if present (docs/PROTOCOL.md §3: the request's trace id).
+    public let traceRange: Range<Int>?
 
     /// The `id` exactly as its JSON bytes were sent (`7`, `"abc"`, `null`).
     public var rawID: ByteBuffer? { idRange.map(slice) }
@@ -59,6 +62,26 @@ public struct Envelope: Sendable {
                 value = sum
             }
             return negative ? -value : value
+        }
+    }
+
+    /// The request's trace id (`trace`: 32 lowercase hex digits, W3C's trace id), when it has a
+    /// valid one; anything else there is ignored, as W3C says of a bad `traceparent`.
+    public var traceID: String? {
+        guard let range = traceRange, range.count == 34 else { return nil }
+        let id = payload.getString(at: payload.readerIndex + range.lowerBound + 1, length: 32) ?? ""
+        return RequestTrace.isValid(id) ? id : nil
+    }
+
+    /// An error reply's `error.code`, when it has an integer one.
+    public var errorCode: RPCError.Code? {
+        guard let range = errorRange else { return nil }
+        return payload.withUnsafeReadableBytes { bytes -> RPCError.Code? in
+            guard let scanned = try? JSONScanner.scan(bytes, range: range),
+                let code = scanned.members.first(where: { Self.keyText($0, bytes) == "code" }),
+                let value = Int(String(decoding: bytes[code.value], as: UTF8.self))
+            else { return nil }
+            return RPCError.Code(rawValue: value)
         }
     }
 
@@ -95,6 +118,7 @@ public struct Envelope: Sendable {
             case "params": fields.params = member
             case "result": fields.result = member
             case "error": fields.error = member
+            case "trace": fields.trace = member
             default: continue
             }
         }
@@ -103,6 +127,7 @@ public struct Envelope: Sendable {
         self.paramsRange = fields.params?.value
         self.resultRange = fields.result?.value
         self.errorRange = fields.error?.value
+        self.traceRange = fields.trace.flatMap { $0.kind == .string ? $0.value : nil }
         let validID: ByteBuffer? = fields.id.flatMap {
             Self.isValidID($0, in: payload)
                 ? payload.getSlice(at: payload.readerIndex + $0.value.lowerBound, length: $0.value.count) : nil
@@ -167,7 +192,7 @@ public struct Envelope: Sendable {
         guard let ranges else { return nil }
         return Envelope(
             payload: payload, kind: .response, method: nil, idRange: ranges.id, paramsRange: nil,
-            resultRange: ranges.result, errorRange: nil)
+            resultRange: ranges.result, errorRange: nil, traceRange: nil)
     }
 
     private static let responsePrefix = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
@@ -175,7 +200,7 @@ public struct Envelope: Sendable {
 
     private init(
         payload: ByteBuffer, kind: Kind, method: String?, idRange: Range<Int>?, paramsRange: Range<Int>?,
-        resultRange: Range<Int>?, errorRange: Range<Int>?
+        resultRange: Range<Int>?, errorRange: Range<Int>?, traceRange: Range<Int>?
     ) {
         self.payload = payload
         self.kind = kind
@@ -184,6 +209,7 @@ public struct Envelope: Sendable {
         self.paramsRange = paramsRange
         self.resultRange = resultRange
         self.errorRange = errorRange
+        self.traceRange = traceRange
     }
 
     /// A copy of the payload, framed, with the bytes at `range` replaced by `replacement`.
@@ -246,7 +272,7 @@ public struct Envelope: Sendable {
     // MARK: - Helpers
 
     private struct Fields {
-        var jsonrpc, id, method, params, result, error: JSONScanner.Member?
+        var jsonrpc, id, method, params, result, error, trace: JSONScanner.Member?
     }
 
     private static func isValidID(_ member: JSONScanner.Member, in payload: ByteBuffer) -> Bool {

@@ -48,6 +48,27 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
 
         public var description: String { String(rawValue) }
 
+        /// A short name for metrics' labels (`not_found`); `error_<code>` for a code this
+        /// protocol does not define.
+        public var name: String {
+            switch self {
+            case .parseError: "parse_error"
+            case .invalidRequest: "invalid_request"
+            case .methodNotFound: "method_not_found"
+            case .invalidParams: "invalid_params"
+            case .internalError: "internal_error"
+            case .notFound: "not_found"
+            case .upstreamUnavailable: "upstream_unavailable"
+            case .serviceUnavailable: "service_unavailable"
+            case .timeout: "timeout"
+            case .overloaded: "overloaded"
+            case .tooLarge: "too_large"
+            case .storageUnavailable: "storage_unavailable"
+            case .cancelled: "cancelled"
+            default: "error_\(-rawValue)"
+            }
+        }
+
         public init(from decoder: any Decoder) throws {
             rawValue = try decoder.singleValueContainer().decode(Int.self)
         }

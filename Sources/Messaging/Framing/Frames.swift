@@ -32,13 +32,18 @@ public enum Frames {
         return builder.finish()
     }
 
-    /// `{"jsonrpc":"2.0","id":<id>,"method":<method>,"params":<params>}`.
-    public static func request(id: Int64, method: String, params: ByteBuffer?) -> ByteBuffer {
-        var builder = FrameBuilder(capacity: (params?.readableBytes ?? 0) + method.utf8.count + 48)
+    /// `{"jsonrpc":"2.0","id":<id>,"method":<method>,"trace":<trace>,"params":<params>}` (no
+    /// `trace` when `trace` is nil).
+    public static func request(id: Int64, method: String, params: ByteBuffer?, trace: String? = nil) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: (params?.readableBytes ?? 0) + method.utf8.count + 96)
         builder.append("{\"jsonrpc\":\"2.0\",\"id\":")
         builder.appendInteger(id)
         builder.append(",\"method\":")
         builder.appendString(method)
+        if let trace {
+            builder.append(",\"trace\":")
+            builder.appendString(trace)
+        }
         if let params {
             builder.append(",\"params\":")
             builder.append(params)

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import Synchronization
+import Telemetry
 
 /// One client connection of an ``RPCServer``: reads frames, starts each request, and writes
 /// every reply, error and progress notification within the connection's limits.
@@ -20,6 +21,7 @@ final class RPCConnection: Sendable {
     let configuration: RPCServerConfiguration
     let handler: any RPCHandler
     let logger: Logger
+    let metrics: RPCServerMetrics
     let budget: ConnectionBudget
     /// The connection's channel, written to directly.
     let writer: FrameWriter
@@ -35,9 +37,10 @@ final class RPCConnection: Sendable {
     // A class, not a struct: every request's closures capture the connection, and one
     // reference is one retain where a struct copy retained each of its fields.
     init(
-        configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger, budget: ConnectionBudget,
-        writer: FrameWriter
+        configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger, metrics: RPCServerMetrics,
+        budget: ConnectionBudget, writer: FrameWriter
     ) {
+        self.metrics = metrics
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
@@ -51,6 +54,7 @@ final class RPCConnection: Sendable {
     /// timeout); reading stops after it.
     func refuse(badFrame error: any Error) {
         logger.notice("closing connection after a bad frame", metadata: ["error": "\(error)"])
+        metrics.refused(error is FrameTimeoutError ? .frameTimeout : .frameBytes)
         budget.beginWrite()
         writeCounted(Frames.errorResponse(rawID: nil, error: RPCError(mapping: error, service: service)))
     }
@@ -93,8 +97,10 @@ final class RPCConnection: Sendable {
         switch budget.admit(bytes: bytes) {
         case .admitted:
             let request = RPCRequest(envelope: envelope)
+            let method = metrics.method(envelope.method)
             if let result = handler.cachedResult(for: request) {
                 // A reply-cache hit: answered here, with no task and no trip to the database.
+                metrics.answeredFromReplyCache(method)
                 if let rawID = envelope.rawID {
                     writeReply(Frames.response(rawID: rawID, result: result), rawID: rawID, method: envelope.method)
                 }
@@ -103,19 +109,28 @@ final class RPCConnection: Sendable {
             }
             // A handler that can answer without a task of its own (the Gateway) starts here.
             let context = makeContext(for: envelope)
+            let measure = Measure(method: method, started: metrics.started())
             let started = handler.start(request, context: context) { [self] outcome in
-                finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes)
+                finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes, measure: measure)
             }
             if !started {
-                tasks.start(id: envelope.rawID) { [self] in await serve(envelope, context: context, bytes: bytes) }
+                tasks.start(id: envelope.rawID) { [self] in
+                    await RequestTrace.with(envelope.traceID) {
+                        await serve(envelope, context: context, bytes: bytes, measure: measure)
+                    }
+                }
             }
         case .overloaded:
+            metrics.refused(.inFlightPerConnection)
+            metrics.method(envelope.method).failed(.overloaded)
             let error = RPCError(
                 .overloaded,
                 "overloaded: more than \(budget.maxRequests) requests in flight on this connection; retry later",
                 service: service)
             writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
         case .draining:
+            metrics.refused(.draining)
+            metrics.method(envelope.method).failed(.serviceUnavailable)
             let error = RPCError(.serviceUnavailable, "\(service) is shutting down; retry shortly", service: service)
             writeCounted(envelope.rawID.map { Frames.errorResponse(rawID: $0, error: error) })
         }
@@ -123,7 +138,7 @@ final class RPCConnection: Sendable {
     }
 
     /// Serves one admitted request in its task and writes its reply.
-    private func serve(_ envelope: Envelope, context: RPCRequestContext, bytes: Int) async {
+    private func serve(_ envelope: Envelope, context: RPCRequestContext, bytes: Int, measure: Measure) async {
         var outcome: Result<RPCReply, any Error>
         do {
             outcome = .success(try await handler.handle(RPCRequest(envelope: envelope), context: context))
@@ -132,12 +147,24 @@ final class RPCConnection: Sendable {
         }
         // Given up on by the client (`rpc.cancel`): whatever the work ended with, nobody reads it.
         if Task.isCancelled { outcome = .failure(CancellationError()) }
-        finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes)
+        finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes, measure: measure)
+    }
+
+    /// A request's instruments and when it was admitted.
+    struct Measure {
+        var method: RPCServerMetrics.Method
+        var started: NIODeadline
     }
 
     /// Writes the reply for a handler's outcome, then counts the request answered.
-    private func finish(_ outcome: Result<RPCReply, any Error>, envelope: Envelope, logger: Logger, bytes: Int) {
-        if let reply = frame(for: outcome, envelope: envelope, logger: logger) {
+    private func finish(
+        _ outcome: Result<RPCReply, any Error>, envelope: Envelope, logger: Logger, bytes: Int, measure: Measure
+    ) {
+        let (reply, error) = frame(for: outcome, envelope: envelope, logger: logger)
+        metrics.finished(measure.method, started: measure.started, error: error)
+        // One line per request at debug: with its trace id, it follows a request through every hop.
+        if logger.logLevel <= .debug { logger.debug("answered", metadata: ["outcome": "\(error?.name ?? "ok")"]) }
+        if let reply {
             writeReply(reply, rawID: envelope.rawID, method: envelope.method)
         }
         budget.finishRequest(bytes: bytes)
@@ -146,6 +173,9 @@ final class RPCConnection: Sendable {
     /// What a handler may use while it serves `envelope`.
     private func makeContext(for envelope: Envelope) -> RPCRequestContext {
         var logger = self.logger
+        // The trace id on every line logged for the request, here and in its task (a Gateway's
+        // forward logs from the event loop where its reply arrives).
+        if let trace = envelope.traceID { logger[metadataKey: "trace-id"] = .string(trace) }
         // Metadata only when it will be printed: building it costs two strings per request.
         if logger.logLevel <= .debug {
             logger[metadataKey: "request-id"] = "\(RPCError.excerpt(envelope.idDescription))"
@@ -167,17 +197,18 @@ final class RPCConnection: Sendable {
         }
     }
 
-    /// The reply frame for a handler's outcome (nil for a notification, or no reply); errors
-    /// mapped to their wire codes.
-    private func frame(for outcome: Result<RPCReply, any Error>, envelope: Envelope, logger: Logger) -> ByteBuffer? {
+    /// The reply frame for a handler's outcome (nil for a notification, or no reply), and its
+    /// error's code if it is one; errors mapped to their wire codes.
+    private func frame(
+        for outcome: Result<RPCReply, any Error>, envelope: Envelope, logger: Logger
+    ) -> (ByteBuffer?, RPCError.Code?) {
         let rawID = envelope.rawID
         switch outcome {
         case .success(let reply):
-            guard let rawID else { return nil }
             switch reply {
-            case .result(let result): return Frames.response(rawID: rawID, result: result)
-            case .frame(let frame): return frame
-            case .none: return nil
+            case .result(let result): return (rawID.map { Frames.response(rawID: $0, result: result) }, nil)
+            case .frame(let frame, let code): return (rawID == nil ? nil : frame, code)
+            case .none: return (nil, nil)
             }
         case .failure(let error):
             let rpcError = RPCError(mapping: error, service: service)
@@ -186,7 +217,7 @@ final class RPCConnection: Sendable {
             } else {
                 logger.debug("request failed", metadata: ["code": "\(rpcError.code)", "error": "\(rpcError.message)"])
             }
-            return rawID.map { Frames.errorResponse(rawID: $0, error: rpcError) }
+            return (rawID.map { Frames.errorResponse(rawID: $0, error: rpcError) }, rpcError.code)
         }
     }
 
@@ -216,6 +247,7 @@ final class RPCConnection: Sendable {
             return
         }
         let error = Self.droppedReply(budget: budget, service: service)
+        metrics.refused(.unreadBytes)
         logger.notice("reply dropped: the client is not reading", metadata: ["bytes": "\(size)"])
         budget.beginWrite()
         writeCounted(Frames.errorResponse(rawID: rawID, error: error))

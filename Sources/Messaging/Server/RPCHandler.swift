@@ -25,6 +25,10 @@ public protocol RPCHandler: Sendable {
     /// if it has one, is cancelled besides. For work without a task of its own (begun by
     /// ``start(_:context:reply:)``): the Gateway passes it on to the service.
     func cancel(requestID: ByteBuffer, connection: UInt64)
+
+    /// The methods it answers: each gets its own series in the server's metrics (any other
+    /// name is counted as `other`).
+    var methodNames: Set<String> { get }
 }
 
 extension RPCHandler {
@@ -36,4 +40,6 @@ extension RPCHandler {
     ) -> Bool { false }
 
     public func cancel(requestID: ByteBuffer, connection: UInt64) {}
+
+    public var methodNames: Set<String> { [] }
 }

@@ -5,8 +5,9 @@ import NIOCore
 public enum RPCReply: Sendable {
     /// The `result` JSON; the server wraps it in a response with the request's id.
     case result(ByteBuffer)
-    /// A complete reply frame, already carrying the request's id (forwarded replies).
-    case frame(ByteBuffer)
+    /// A complete reply frame, already carrying the request's id (forwarded replies), and its
+    /// error's code when it is an error reply (for metrics).
+    case frame(ByteBuffer, errorCode: RPCError.Code? = nil)
     /// No reply (a forwarded notification).
     case none
 }

@@ -24,6 +24,8 @@ public struct RPCRouter: RPCHandler {
     /// The names of the methods registered (for the route table's test).
     public var methods: Set<String> { Set(routes.keys) }
 
+    public var methodNames: Set<String> { methods }
+
     /// Registers a method whose result is encoded with the shared JSON encoder.
     public mutating func register<P, R>(
         _ method: RPCMethod<P, R>, _ body: @escaping @Sendable (P, RPCRequestContext) async throws -> R

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import Telemetry
 
 /// Settings of an ``RPCServer``.
 public struct RPCServerConfiguration: Sendable {
@@ -28,14 +29,17 @@ public struct RPCServerConfiguration: Sendable {
     /// Bytes of replies waiting unread over all connections (`RNM_MAX_UNREAD_BYTES`); counts
     /// only where replies are dropped (``dropsUnreadReplies``).
     public var maxUnreadBytes: Int
+    /// Where its metrics are recorded.
+    public var instruments: Instruments
 
     public init(
         socketPath: String, maxFrameBytes: Int = WireLimits.maxFrameBytes, frameTimeout: Duration = .seconds(10),
         service: String, maxInFlightPerConnection: Int = WireLimits.maxInFlightPerConnection,
         connectionBufferBytes: Int = WireLimits.connectionBufferBytes,
         dropsUnreadReplies: Bool = false, maxConnections: Int = WireLimits.maxConnections,
-        maxUnreadBytes: Int = WireLimits.maxUnreadBytes
+        maxUnreadBytes: Int = WireLimits.maxUnreadBytes, instruments: Instruments = .disabled
     ) {
+        self.instruments = instruments
         self.dropsUnreadReplies = dropsUnreadReplies
         self.maxConnections = maxConnections
         self.maxUnreadBytes = maxUnreadBytes
@@ -61,6 +65,7 @@ public final class RPCServer: Sendable {
     private let group: any EventLoopGroup
     private let onListening: (@Sendable () async -> Void)?
     private let shutdown = ShutdownSignal()
+    private let metrics: RPCServerMetrics
 
     /// - Parameters:
     ///   - onListening: called once the socket is bound and ready (tests wait on it).
@@ -74,6 +79,7 @@ public final class RPCServer: Sendable {
         self.logger = logger
         self.group = eventLoopGroup
         self.onListening = onListening
+        self.metrics = RPCServerMetrics(methods: handler.methodNames, instruments: configuration.instruments)
     }
 
     /// Stops accepting, refuses new requests, finishes those in flight, then ``run()`` returns.
@@ -92,7 +98,7 @@ public final class RPCServer: Sendable {
         // never exists at a reachable path with wider permissions.
         let staging = try SocketFile.stage(path)
         defer { staging.remove() }
-        let (configuration, handler, logger) = (self.configuration, self.handler, self.logger)
+        let (configuration, handler, logger, metrics) = (self.configuration, self.handler, self.logger, self.metrics)
         let process = ProcessBudget(
             maxConnections: configuration.maxConnections, maxUnreadBytes: configuration.maxUnreadBytes)
         let server = try await ServerBootstrap(group: group)
@@ -104,7 +110,7 @@ public final class RPCServer: Sendable {
                     // it starts) until serve() has told it why and closed it.
                     let admitted = process.admitConnection()
                     let connection = RPCConnection(
-                        configuration: configuration, handler: handler, logger: logger,
+                        configuration: configuration, handler: handler, logger: logger, metrics: metrics,
                         budget: ConnectionBudget(
                             maxRequests: configuration.maxInFlightPerConnection,
                             maxBytes: configuration.connectionBufferBytes, process: process),
@@ -156,6 +162,7 @@ public final class RPCServer: Sendable {
     private func serve(_ accepted: AcceptedConnection) async {
         let (channel, served, budget) = (accepted.channel, accepted.connection, accepted.connection.budget)
         guard accepted.admitted else {
+            metrics.refused(.connections)
             // Told why, then closed: nothing of it is read.
             let error = RPCError(
                 .overloaded,
@@ -168,7 +175,11 @@ public final class RPCServer: Sendable {
             try? await channel.close()
             return
         }
-        defer { budget.process.releaseConnection() }
+        metrics.connectionOpened()
+        defer {
+            metrics.connectionClosed()
+            budget.process.releaseConnection()
+        }
         let reader = accepted.reader
         let stopReading: @Sendable () -> Void = { channel.eventLoop.execute { reader.value.stop() } }
         await withTaskCancellationHandler {

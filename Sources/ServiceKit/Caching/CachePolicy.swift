@@ -20,11 +20,18 @@ public struct CachePolicy: Sendable {
     public let staleWhileRevalidate: Double
     /// What the service's writes found of its database; stores of fetched answers go through it.
     public let storage: StorageHealth
+    /// How reads were answered, counted.
+    public let metrics: CacheMetrics
+    /// The upstream's requests: those refused here (failing, rate-limited) are counted.
+    public let upstreamMetrics: UpstreamMetrics
 
     public init(
         maxAge: Double, staleWhileRevalidate: Double = 0, health: UpstreamHealth = UpstreamHealth(),
-        storage: StorageHealth = StorageHealth()
+        storage: StorageHealth = StorageHealth(), metrics: CacheMetrics = CacheMetrics(),
+        upstreamMetrics: UpstreamMetrics = UpstreamMetrics(upstream: "upstream")
     ) {
+        self.metrics = metrics
+        self.upstreamMetrics = upstreamMetrics
         self.maxAge = maxAge
         self.staleWhileRevalidate = staleWhileRevalidate
         self.health = health
@@ -32,7 +39,10 @@ public struct CachePolicy: Sendable {
     }
 
     /// The same upstream, with stored answers that never expire (they cannot change upstream).
-    public var forever: CachePolicy { CachePolicy(maxAge: .infinity, health: health, storage: storage) }
+    public var forever: CachePolicy {
+        CachePolicy(
+            maxAge: .infinity, health: health, storage: storage, metrics: metrics, upstreamMetrics: upstreamMetrics)
+    }
 
     /// True when data fetched at `date` may be served without asking the upstream.
     /// A copy dated after `now` (the clock was stepped back since) is not fresh: its age is
@@ -68,6 +78,20 @@ public struct CachePolicy: Sendable {
         fallback: (UpstreamError) async throws -> Answer<Value>? = { _ in nil },
         otherwise: (UpstreamError) async throws -> Answer<Value>
     ) async throws -> Answer<Value> {
+        let answer = try await answer(
+            stored: stored, force: force, local: local, fetch: fetch, fallback: fallback, otherwise: otherwise)
+        metrics.answered(answer.freshness)
+        return answer
+    }
+
+    /// ``read(stored:force:local:fetch:fallback:otherwise:)`` before it is counted.
+    private func answer<Value: Sendable>(
+        stored: Stored<Value>?, force: Bool,
+        local: () async throws -> Answer<Value>?,
+        fetch: @escaping @Sendable () async throws -> Answer<Value>,
+        fallback: (UpstreamError) async throws -> Answer<Value>?,
+        otherwise: (UpstreamError) async throws -> Answer<Value>
+    ) async throws -> Answer<Value> {
         if !force, let stored, isFresh(stored.fetchedAt) {
             return Answer(stored.value, .cached(at: stored.fetchedAt))
         }
@@ -80,6 +104,7 @@ public struct CachePolicy: Sendable {
         let failure: UpstreamError
         // While the upstream is failing, straight to what stands in: no flight, no re-read.
         if let refusal = health.refusal(forced: force, takingProbe: false) {
+            upstreamMetrics.refused()
             failure = refusal
         } else {
             do {
@@ -106,7 +131,7 @@ public struct CachePolicy: Sendable {
             reusing: { [self] in
                 guard let found = try await stored(), isFresh(found.fetchedAt) else { return nil }
                 return Answer(found.value, .cached(at: found.fetchedAt))
-            }, fetch)
+            }, onJoin: { [metrics] in metrics.joined() }, fetch)
     }
 
     /// Calls the upstream, recording the outcome in ``health``; refused at once while the upstream

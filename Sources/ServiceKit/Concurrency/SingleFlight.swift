@@ -32,13 +32,14 @@ public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
     public init() {}
 
     /// Runs `work` for `key` unless `stored` finds its result already stored (never when
-    /// `forced`), or joins the run already in flight for it.
+    /// `forced`), or joins the run already in flight for it (then calls `onJoin`).
     public func run(
         _ key: Key, forced: Bool = false, reusing stored: @escaping @Sendable () async throws -> Value? = { nil },
-        _ work: @escaping @Sendable () async throws -> Value
+        onJoin: (@Sendable () -> Void)? = nil, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let flight = Flight(key: key, forced: forced)
         if var running = inFlight[flight], !running.task.isCancelled {
+            onJoin?()
             running.callers += 1
             inFlight[flight] = running
             return try await wait(for: running, of: flight)

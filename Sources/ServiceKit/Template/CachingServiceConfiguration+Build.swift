@@ -4,19 +4,21 @@ import NIOCore
 import RnmAPI
 import ServiceLifecycle
 import ServiceRuntime
+import Telemetry
 
 extension CachingServiceConfiguration {
-    /// The upstream fetcher: the configured base only, with its timeout and body limit.
-    public func makeFetcher() -> URLSessionFetcher {
+    /// The upstream fetcher of `service`: the configured base only, with its timeout and body limit.
+    public func makeFetcher(for service: ServiceName) -> URLSessionFetcher {
         URLSessionFetcher(
             baseURL: upstreamURL, timeoutMilliseconds: upstreamTimeoutMilliseconds, maxBodyBytes: upstreamMaxBytes,
-            maxConnections: upstreamMaxConnections)
+            maxConnections: upstreamMaxConnections,
+            metrics: UpstreamMetrics(upstream: service.upstreamName, instruments: instruments))
     }
 
     /// The cache rule (the max age, and `staleWhileRevalidate` seconds past it) with the
     /// upstream's state machine, which `probe` (one cheap request) checks while it is failing.
     public func makePolicy(
-        staleWhileRevalidate: Int = 0, logger: Logger,
+        for service: ServiceName, staleWhileRevalidate: Int = 0, logger: Logger,
         probe: @escaping @Sendable () async throws(UpstreamError) -> Void
     ) -> CachePolicy {
         let retry = UpstreamHealth.Retry(
@@ -24,7 +26,8 @@ extension CachingServiceConfiguration {
         return CachePolicy(
             maxAge: Double(maxAgeSeconds), staleWhileRevalidate: Double(staleWhileRevalidate),
             health: UpstreamHealth(retry: retry, probe: probe, logger: logger),
-            storage: StorageHealth(path: databasePath, logger: logger))
+            storage: StorageHealth(path: databasePath, logger: logger), metrics: CacheMetrics(instruments: instruments),
+            upstreamMetrics: UpstreamMetrics(upstream: service.upstreamName, instruments: instruments))
     }
 
     /// The reply cache of `replyCacheBytes` (nil when that is 0: off), emptied by every change
@@ -43,7 +46,7 @@ extension CachingServiceConfiguration {
     ) -> any Service {
         ServerService(
             RPCServer(
-                configuration: limits.server(service, socketPath: socketPath),
+                configuration: limits.server(service, socketPath: socketPath, instruments: instruments),
                 handler: handler, logger: logger, onListening: onListening))
     }
 }

@@ -1,4 +1,5 @@
 import ServiceRuntime
+import Telemetry
 
 /// Everything a caching service needs to start: where it listens and keeps its cache, its
 /// upstream, and its limits. Tests build one directly; its defaults are the settings table's.
@@ -22,6 +23,8 @@ public struct CachingServiceConfiguration: Sendable {
     public var retryMaxMilliseconds: Int
     /// The longest `Retry-After` obeyed (`RNM_UPSTREAM_RETRY_AFTER_MAX_MS`).
     public var retryAfterMaxMilliseconds: Int
+    /// Where its metrics are recorded (`RNM_METRICS`), read by its metrics method.
+    public var instruments: Instruments
 
     public init(
         socketPath: String, databasePath: String, upstreamURL: String,
@@ -30,8 +33,9 @@ public struct CachingServiceConfiguration: Sendable {
         replyCacheBytes: Int = Defaults.replyCacheBytes, limits: ServerLimits = ServerLimits(),
         retryMaxMilliseconds: Int = Defaults.upstreamRetryMaxMilliseconds,
         retryAfterMaxMilliseconds: Int = Defaults.upstreamRetryAfterMaxMilliseconds,
-        upstreamMaxConnections: Int = Defaults.upstreamMaxConnections
+        upstreamMaxConnections: Int = Defaults.upstreamMaxConnections, instruments: Instruments = Instruments()
     ) {
+        self.instruments = instruments
         self.upstreamMaxConnections = upstreamMaxConnections
         self.socketPath = socketPath
         self.databasePath = databasePath

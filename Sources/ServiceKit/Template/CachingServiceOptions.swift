@@ -58,7 +58,8 @@ public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments
             limits: try common.resolvedServerLimits(in: .service),
             retryMaxMilliseconds: try Setting.upstreamRetryMaxMilliseconds.resolveInteger(retryMax),
             retryAfterMaxMilliseconds: try Setting.upstreamRetryAfterMaxMilliseconds.resolveInteger(retryAfterMax),
-            upstreamMaxConnections: try Setting.upstreamMaxConnections.resolveInteger(upstreamMaxConnections)
+            upstreamMaxConnections: try Setting.upstreamMaxConnections.resolveInteger(upstreamMaxConnections),
+            instruments: try common.makeInstruments()
         )
     }
 }

@@ -21,6 +21,7 @@ public final class URLSessionFetcher: Sendable {
     private let session: URLSession
     private let transfers: UpstreamTransfers
     private let pool: WaitingSlots
+    private let metrics: UpstreamMetrics
 
     /// - Parameters:
     ///   - baseURL: e.g. `https://rickandmortyapi.com/api` (a trailing slash is dropped).
@@ -30,8 +31,10 @@ public final class URLSessionFetcher: Sendable {
     ///     waits for one at most `timeoutMilliseconds`, then has as long for its transfer.
     public init(
         baseURL: String, timeoutMilliseconds: Int, maxBodyBytes: Int = Defaults.upstreamMaxBytes,
-        maxConnections: Int = Defaults.upstreamMaxConnections
+        maxConnections: Int = Defaults.upstreamMaxConnections,
+        metrics: UpstreamMetrics = UpstreamMetrics(upstream: "upstream")
     ) {
+        self.metrics = metrics
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeoutMilliseconds = timeoutMilliseconds
         let configuration = URLSessionConfiguration.ephemeral
@@ -70,8 +73,21 @@ public final class URLSessionFetcher: Sendable {
         var request = URLRequest(url: requestURL)
         if let etag = validator?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = validator?.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        let started = ContinuousClock.now
         do {
-            let (data, response) = try await fetch(request, timeout: timeoutMilliseconds ?? self.timeoutMilliseconds)
+            let answer = try await get(request, timeoutMilliseconds: timeoutMilliseconds ?? self.timeoutMilliseconds)
+            metrics.answered(status: answer.status, bytes: answer.body.count, after: ContinuousClock.now - started)
+            return answer
+        } catch {
+            metrics.failed(error, after: ContinuousClock.now - started)
+            throw error
+        }
+    }
+
+    /// ``get(path:query:validator:timeoutMilliseconds:)`` before it is counted.
+    private func get(_ request: URLRequest, timeoutMilliseconds: Int) async throws(UpstreamError) -> HTTPAnswer {
+        do {
+            let (data, response) = try await fetch(request, timeout: timeoutMilliseconds)
             let header = { (name: String) in response.value(forHTTPHeaderField: name) }
             return HTTPAnswer(
                 status: response.statusCode, body: data,
@@ -82,7 +98,7 @@ public final class URLSessionFetcher: Sendable {
         } catch is CancellationError {
             throw .cancelled
         } catch let error as URLError where error.code == .timedOut {
-            throw .timedOut(milliseconds: timeoutMilliseconds ?? self.timeoutMilliseconds)
+            throw .timedOut(milliseconds: timeoutMilliseconds)
         } catch let error as URLError where error.code == .networkConnectionLost {
             throw .badPayload("connection closed mid-body (truncated)")
         } catch {

@@ -28,15 +28,19 @@ enum UniversityServiceApp {
         let (database, opening) = try UniversityDatabase.openSettingAsideDamage(
             path: configuration.databasePath, logger: logger)
         let upstream = HipoUpstream(
-            fetcher: configuration.makeFetcher(), syncTimeoutMilliseconds: syncTimeoutMilliseconds)
-        let policy = configuration.makePolicy(logger: logger) { () async throws(UpstreamError) in
+            fetcher: configuration.makeFetcher(for: .universities), syncTimeoutMilliseconds: syncTimeoutMilliseconds)
+        let policy = configuration.makePolicy(for: .universities, logger: logger) { () async throws(UpstreamError) in
             try await upstream.probe()
         }
         policy.storage.note(opening)
         let catalog = UniversityCatalog(database: database, upstream: upstream, policy: policy, logger: logger)
         // Finished replies of fresh reads, answered again without the database.
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
-        return UniversityRoutes.router(
+        var router = UniversityRoutes.router(
             catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
+        router.registerMetrics(
+            RPCMethods.universitiesMetrics, of: .universities, instruments: configuration.instruments,
+            databases: [("universities", configuration.databasePath)], health: catalog.healthReport)
+        return router
     }
 }

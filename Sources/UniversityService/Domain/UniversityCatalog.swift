@@ -147,6 +147,7 @@ struct UniversityCatalog: Sendable {
         let key = Self.key(country)
         if let found = try await database.find(key: key, name: name) {
             if let json = found.json {
+                policy.metrics.answered(.cached(at: found.fetchedAt))
                 return (json, .cached(at: found.fetchedAt))
             }
             throw try await notFound(name: name, key: key, country: country)
@@ -164,6 +165,7 @@ struct UniversityCatalog: Sendable {
                 closest: NameMatcher.closest(to: name, in: fresh.items.map(\.name)),
                 elsewhere: try await database.countryHolding(name: name))
         }
+        policy.metrics.answered(fetched.freshness)
         return (match.json, fetched.freshness)
     }
 

@@ -7,6 +7,7 @@ import ArgumentParser
 import Messaging
 import RnmAPI
 import ServiceRuntime
+import Telemetry
 
 /// Options every rnmctl command takes, anywhere on the line.
 struct GlobalOptions: ParsableArguments {
@@ -28,7 +29,7 @@ struct GlobalOptions: ParsableArguments {
             "Seconds to wait for an answer; progress restarts the wait (0.001 to 86400).", valueName: "seconds"))
     var timeout: Double = 30
 
-    @Flag(help: "Show wire error codes and the service that raised them.")
+    @Flag(help: "Show wire error codes and the service that raised them, and the command's trace id.")
     var verbose = false
 
     @Flag(help: "Show every column, however wide the terminal.")
@@ -45,8 +46,16 @@ struct GlobalOptions: ParsableArguments {
         Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket(for: .gateway))
     }
 
-    /// Connects to the Gateway, runs `body`, and turns any failure into a message and an exit code.
+    /// Connects to the Gateway, runs `body` under a trace id of its own (every request it sends
+    /// carries it, and every process logs it: `--verbose` prints it), and turns any failure
+    /// into a message and an exit code.
     func withGateway<T: Sendable>(_ body: (RPCClient) async throws -> T) async throws -> T {
+        let trace = RequestTrace.newID()
+        if verbose { Terminal.printError("trace \(trace)") }
+        return try await RequestTrace.with(trace) { try await connected(body) }
+    }
+
+    private func connected<T: Sendable>(_ body: (RPCClient) async throws -> T) async throws -> T {
         let client: RPCClient
         do {
             client = try await RPCClient.connect(socketPath: socketPath, service: .gateway)

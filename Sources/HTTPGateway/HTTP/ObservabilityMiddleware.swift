@@ -1,0 +1,71 @@
+import CoreMetrics
+import HTTPTypes
+import Hummingbird
+import Synchronization
+import Telemetry
+
+/// The first thing every HTTP request meets: its trace (the caller's W3C `traceparent`
+/// continued, or a new one; sent back on the answer, and carried to the Gateway and the
+/// service in each frame, so that one request's log lines can be found in every process), and
+/// its metrics (`rnm_http_requests_total` by route and status, its duration).
+struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: HTTPMetrics
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let started = ContinuousClock.now
+        let trace = RequestTrace.continuing(traceparent: request.headers[.traceparent])
+        // The route as matched (`/api/character/{id}`), never the path asked: series stay few.
+        let route = context.endpointPath ?? "unmatched"
+        do {
+            var response = try await RequestTrace.with(trace.traceID) { try await next(request, context) }
+            response.headers[.traceparent] = trace.traceparent
+            metrics.answered(route: route, status: response.status.code, after: ContinuousClock.now - started)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+            metrics.answered(route: route, status: status, after: ContinuousClock.now - started)
+            throw error
+        }
+    }
+}
+
+extension HTTPField.Name {
+    /// W3C Trace Context's header.
+    static let traceparent = HTTPField.Name("traceparent")!
+}
+
+/// The HTTP front's instruments: per route and status, made as each pair first happens.
+final class HTTPMetrics: Sendable {
+    private let instruments: Instruments
+    private let series = Mutex<[Key: (Counter, Timer)]>([:])
+    /// Answers repeated from the micro-cache.
+    let cacheHits: Counter
+
+    private struct Key: Hashable {
+        var route: String
+        var status: Int
+    }
+
+    init(instruments: Instruments) {
+        self.instruments = instruments
+        cacheHits = RnmMetrics.httpCacheHits.counter(in: instruments)
+    }
+
+    func answered(route: String, status: Int, after elapsed: Duration) {
+        guard instruments.isEnabled else { return }
+        let (counter, timer) = series.withLock { series in
+            let key = Key(route: route, status: status)
+            if let found = series[key] { return found }
+            let made = (
+                RnmMetrics.httpRequests.counter(route, String(status), in: instruments),
+                RnmMetrics.httpRequestDuration.timer(route, in: instruments)
+            )
+            series[key] = made
+            return made
+        }
+        counter.increment()
+        timer.record(elapsed)
+    }
+}
