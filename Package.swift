@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
+        // The web app's pages: Mustache templates, every value HTML-escaped as it is written.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // What every process reports: its metrics (one table of them, a Prometheus registry),
@@ -106,6 +108,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "Telemetry",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 "Messaging",
                 "RnmAPI",
                 "ServiceRuntime",
@@ -177,6 +180,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Graphiti", package: "Graphiti"),
                 .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         // Each program's thin `main`: the code lives in the library of the same name, so that

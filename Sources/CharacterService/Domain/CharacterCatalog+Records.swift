@@ -118,6 +118,7 @@ extension CharacterCatalog {
         if let cached, policy.isFresh(cached.record.fetchedAt),
             cached.record.related.allSatisfy({ cached.summaries[$0] != nil })
         {
+            policy.metrics.answered(.cached(at: cached.record.fetchedAt))
             return (Answer(cached.record, .cached(at: cached.record.fetchedAt)), cached.summaries, nil)
         }
         let answer = try await record(.character, id: id, stored: cached?.record)

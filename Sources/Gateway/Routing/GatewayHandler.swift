@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import CoreMetrics
 import Logging
 import Messaging
 import NIOCore
@@ -28,9 +29,12 @@ final class GatewayHandler: RPCHandler {
     private let probing = Mutex<Task<[String: GatewayHealth.ServiceState], Never>?>(nil)
     private let started = ContinuousClock.now
     private let instruments: Instruments
+    /// Requests refused for the Gateway's own limit (`RNM_MAX_IN_FLIGHT`).
+    private let refusedInFlight: Counter
 
     init(links: [ServiceLink], requestTimeout: Duration, maxInFlight: Int, instruments: Instruments = .disabled) {
         self.instruments = instruments
+        refusedInFlight = RnmMetrics.refused.counter("RNM_MAX_IN_FLIGHT", in: instruments)
         self.links = Dictionary(uniqueKeysWithValues: links.map { ($0.service, $0) })
         self.requestTimeout = requestTimeout
         self.maxInFlight = maxInFlight
@@ -43,6 +47,7 @@ final class GatewayHandler: RPCHandler {
             defer { healthInFlight.wrappingSubtract(1, ordering: .relaxed) }
             let health = healthInFlight.wrappingAdd(1, ordering: .relaxed).newValue
             guard health + inFlight.load(ordering: .relaxed) <= maxInFlight else {
+                refusedInFlight.increment()
                 throw RPCError(
                     .overloaded, "overloaded: more than \(maxInFlight) requests in flight; retry later",
                     service: ServiceName.gateway)
@@ -107,6 +112,7 @@ final class GatewayHandler: RPCHandler {
                 <= maxInFlight
         else {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
+            refusedInFlight.increment()
             reply(
                 .failure(
                     RPCError(
@@ -158,9 +164,14 @@ final class GatewayHandler: RPCHandler {
                     )
                     return
                 }
-                reply(.success(.frame(answer.frame(replacing: idRange, with: clientID), errorCode: answer.errorCode)))
+                // An error reply whose code is not an integer still counts as an error.
+                let code = answer.errorRange == nil ? nil : (answer.errorCode ?? .internalError)
+                reply(.success(.frame(answer.frame(replacing: idRange, with: clientID), errorCode: code)))
             case .failure(let error):
-                context.logger.warning("request failed", metadata: ["service": "\(service)", "error": "\(error)"])
+                // From the link's event loop: the trace id is added here, not by a task.
+                context.logger.warning(
+                    "request failed",
+                    metadata: context.traceMetadata.merging(["service": "\(service)", "error": "\(error)"]) { $1 })
                 reply(.failure(error))
             }
         }

@@ -18,22 +18,20 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         let trace = RequestTrace.continuing(traceparent: request.headers[.traceparent])
         // The route as matched (`/api/character/{id}`), never the path asked: series stay few.
         let route = context.endpointPath ?? "unmatched"
+        var response: Response
         do {
-            var response = try await RequestTrace.with(trace.traceID) { try await next(request, context) }
-            response.headers[.traceparent] = trace.traceparent
-            metrics.answered(route: route, status: response.status.code, after: ContinuousClock.now - started)
-            return response
+            response = try await RequestTrace.with(trace.traceID) { try await next(request, context) }
+        } catch let error as any HTTPResponseError {
+            // Made into its answer here, so that it carries the trace too.
+            response = try error.response(from: request, context: context)
         } catch {
-            let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            metrics.answered(route: route, status: status, after: ContinuousClock.now - started)
+            metrics.answered(route: route, status: 500, after: ContinuousClock.now - started)
             throw error
         }
+        response.headers[.traceparent] = trace.traceparent
+        metrics.answered(route: route, status: response.status.code, after: ContinuousClock.now - started)
+        return response
     }
-}
-
-extension HTTPField.Name {
-    /// W3C Trace Context's header.
-    static let traceparent = HTTPField.Name("traceparent")!
 }
 
 /// The HTTP front's instruments: per route and status, made as each pair first happens.

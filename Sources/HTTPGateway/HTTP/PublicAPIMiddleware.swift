@@ -14,6 +14,8 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        // The web app's paths follow its own rules (``WebAppMiddleware``).
+        guard !WebApp.owns(request.uri.path) else { return try await next(request, context) }
         var response: Response
         let takesPost = postPaths.contains(Self.routePath(request.uri.path))
         let allowed = takesPost ? "GET, HEAD, POST" : "GET, HEAD"

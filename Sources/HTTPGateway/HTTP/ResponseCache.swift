@@ -17,12 +17,18 @@ struct ResponseCache: Sendable {
         var contentType: String
         /// The answer's `Age` when stored.
         var age: Int
+        /// Its `Cache-Control`, if it had one (an avatar's year).
+        var cacheControl: String?
 
         /// The headers of this answer repeated at `now`: its type, `Cache-Status: rnm; hit`,
         /// and its `Age` grown by the time it was kept.
         func headers(storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant = .now) -> HTTPFields {
             let elapsed = Int((now - storedAt).components.seconds)
-            return [.contentType: contentType, PublicResponse.cacheStatus: "rnm; hit", .age: String(age + elapsed)]
+            var headers: HTTPFields = [
+                .contentType: contentType, PublicResponse.cacheStatus: "rnm; hit", .age: String(age + elapsed),
+            ]
+            if let cacheControl { headers[.cacheControl] = cacheControl }
+            return headers
         }
     }
 
@@ -43,10 +49,14 @@ struct ResponseCache: Sendable {
         entries.entry(for: key, now: now).map { ($0.value, $0.storedAt) }
     }
 
-    func store(_ key: String, body: ByteBuffer, contentType: String, age: Int, now: ContinuousClock.Instant = .now) {
+    func store(
+        _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil,
+        now: ContinuousClock.Instant = .now
+    ) {
         guard isEnabled else { return }
         entries.store(
-            Entry(body: body, contentType: contentType, age: age), for: key, size: body.readableBytes,
+            Entry(body: body, contentType: contentType, age: age, cacheControl: cacheControl), for: key,
+            size: body.readableBytes,
             expires: now + ttl, now: now)
     }
 }
@@ -85,7 +95,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         response.body = ResponseBody(byteBuffer: collector.buffer)
         cache.store(
             key, body: collector.buffer, contentType: contentType, age: response.headers[.age].flatMap { Int($0) } ?? 0,
-            now: now)
+            cacheControl: response.headers[.cacheControl], now: now)
         return response
     }
 }

@@ -14,7 +14,9 @@ struct GatewayReader: Sendable {
     /// 1,194 503s on a healthy system.
     let slots: WaitingSlots
 
-    func call<P, R>(_ method: RPCMethod<P, R>, _ params: P) async throws -> R {
+    func call<P, R>(
+        _ method: RPCMethod<P, R>, _ params: P, onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil
+    ) async throws -> R {
         let started = ContinuousClock.now
         // Connected first: a new link says gateway.hello, which sizes the slots, before any is taken.
         let client = try await gateway.client()
@@ -28,7 +30,8 @@ struct GatewayReader: Sendable {
         // for an answer already too late).
         let left = timeout - (ContinuousClock.now - started)
         guard left >= .milliseconds(1) else { throw Self.noSlot(timeout) }
-        return try await client.call(method, params, timeout: left)
+        // A long call's progress restarts its deadline (a sync's), as rnmctl's does.
+        return try await client.call(method, params, timeout: left, onProgress: onProgress)
     }
 
     private static func noSlot(_ timeout: Duration) -> RPCError {

@@ -4,7 +4,8 @@ import RnmAPI
 import ServiceRuntime
 
 /// The HTTPGateway's route table: the Rick and Morty API's paths under `/api` and its
-/// `/graphql`, and Hipo's `/search`. Paths match case-insensitively, with or without a trailing
+/// `/graphql`, Hipo's `/search`, every process's `/metrics`, and the web app (`/`, `/app/…`,
+/// ``WebApp``). Paths match case-insensitively, with or without a trailing
 /// slash, as Express matches them; HEAD is answered wherever GET is.
 enum PublicAPIRoutes {
     /// The paths that take POST (GraphQL's reads); every other path only reads with GET.
@@ -12,14 +13,16 @@ enum PublicAPIRoutes {
 
     static func router(
         endpoints: RickAndMortyEndpoints, universities: UniversitySearch, graphQL: GraphQLEndpoint,
-        maxURLBytes: Int, cache: ResponseCache, metrics: HTTPMetrics,
-        scrape: @escaping @Sendable () async -> String
+        maxURLBytes: Int, cache: ResponseCache, metrics: HTTPMetrics, webApp: WebApp,
+        scrape: SharedScrape
     ) -> Router<BasicRequestContext> {
         let router = Router(options: [.autoGenerateHeadEndpoints, .caseInsensitive])
         router.add(middleware: ObservabilityMiddleware(metrics: metrics))
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes, postPaths: postPaths))
+        router.add(middleware: WebAppMiddleware())
         router.add(middleware: ResponseCacheMiddleware(cache: cache, hits: metrics.cacheHits))
+        webApp.register(on: router)
 
         router.get("api") { _, _ in endpoints.root() }
         for kind in RecordKind.allCases {
@@ -48,7 +51,7 @@ enum PublicAPIRoutes {
         router.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: MetricsScrape.contentType, .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: await scrape())))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: await scrape.text())))
         }
         return router
     }

@@ -114,8 +114,12 @@ struct RickAndMortyEndpoints: Sendable {
             guard let bytes = Data(base64Encoded: image.bytes) else {
                 return PublicResponse.error("the avatar of character \(id) came back damaged", status: .badGateway)
             }
-            return PublicResponse.body(
+            var response = PublicResponse.body(
                 ByteBuffer(bytes: bytes), contentType: image.contentType, freshness: image.freshness)
+            // An avatar never changes (the upstream's URL names the character): browsers and
+            // the web app keep it for a year.
+            response.headers[.cacheControl] = "public, max-age=31536000, immutable"
+            return response
         } catch let error as RPCError where error.code == .notFound {
             return PublicResponse.error(Self.unknownPath, status: .notFound)
         } catch {

@@ -48,8 +48,8 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
 
         public var description: String { String(rawValue) }
 
-        /// A short name for metrics' labels (`not_found`); `error_<code>` for a code this
-        /// protocol does not define.
+        /// A short name for metrics' labels (`not_found`); `error_other` for a code this
+        /// protocol does not define (one label for all: codes must not make series without end).
         public var name: String {
             switch self {
             case .parseError: "parse_error"
@@ -65,7 +65,7 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
             case .tooLarge: "too_large"
             case .storageUnavailable: "storage_unavailable"
             case .cancelled: "cancelled"
-            default: "error_\(-rawValue)"
+            default: "error_other"
             }
         }
 

@@ -71,10 +71,12 @@ final class RPCConnection: Sendable {
             envelope = try Envelope(parsing: payload)
         } catch {
             let rawID: ByteBuffer? = if case .invalid(_, let id) = error { id } else { nil }
+            let rpcError = RPCError(mapping: error, service: service)
+            metrics.malformed(rpcError.code)
             budget.beginWrite()
             // Counted before the next frame is read: a client sending garbage without reading
             // is held back by its own unread errors.
-            writeCounted(Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service)))
+            writeCounted(Frames.errorResponse(rawID: rawID, error: rpcError))
             return true
         }
         if let range = envelope.cancelledRequestIDRange {
@@ -88,6 +90,7 @@ final class RPCConnection: Sendable {
         guard envelope.kind != .response else {
             let error = RPCError(
                 .invalidRequest, "invalid request: expected a request, got a response", service: service)
+            metrics.malformed(.invalidRequest)
             budget.beginWrite()
             writeCounted(Frames.errorResponse(rawID: envelope.rawID, error: error))
             return true
@@ -98,9 +101,10 @@ final class RPCConnection: Sendable {
         case .admitted:
             let request = RPCRequest(envelope: envelope)
             let method = metrics.method(envelope.method)
+            let arrived = metrics.now()
             if let result = handler.cachedResult(for: request) {
                 // A reply-cache hit: answered here, with no task and no trip to the database.
-                metrics.answeredFromReplyCache(method)
+                metrics.answeredFromReplyCache(method, started: arrived)
                 if let rawID = envelope.rawID {
                     writeReply(Frames.response(rawID: rawID, result: result), rawID: rawID, method: envelope.method)
                 }
@@ -109,13 +113,13 @@ final class RPCConnection: Sendable {
             }
             // A handler that can answer without a task of its own (the Gateway) starts here.
             let context = makeContext(for: envelope)
-            let measure = Measure(method: method, started: metrics.started())
+            let measure = Measure(method: method, started: metrics.started(at: arrived))
             let started = handler.start(request, context: context) { [self] outcome in
-                finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes, measure: measure)
+                finish(outcome, envelope: envelope, context: context, bytes: bytes, measure: measure)
             }
             if !started {
                 tasks.start(id: envelope.rawID) { [self] in
-                    await RequestTrace.with(envelope.traceID) {
+                    await RequestTrace.with(context.traceID) {
                         await serve(envelope, context: context, bytes: bytes, measure: measure)
                     }
                 }
@@ -147,7 +151,7 @@ final class RPCConnection: Sendable {
         }
         // Given up on by the client (`rpc.cancel`): whatever the work ended with, nobody reads it.
         if Task.isCancelled { outcome = .failure(CancellationError()) }
-        finish(outcome, envelope: envelope, logger: context.logger, bytes: bytes, measure: measure)
+        finish(outcome, envelope: envelope, context: context, bytes: bytes, measure: measure)
     }
 
     /// A request's instruments and when it was admitted.
@@ -158,12 +162,17 @@ final class RPCConnection: Sendable {
 
     /// Writes the reply for a handler's outcome, then counts the request answered.
     private func finish(
-        _ outcome: Result<RPCReply, any Error>, envelope: Envelope, logger: Logger, bytes: Int, measure: Measure
+        _ outcome: Result<RPCReply, any Error>, envelope: Envelope, context: RPCRequestContext, bytes: Int,
+        measure: Measure
     ) {
-        let (reply, error) = frame(for: outcome, envelope: envelope, logger: logger)
+        let (reply, error) = frame(for: outcome, envelope: envelope, context: context)
+        let logger = context.logger
         metrics.finished(measure.method, started: measure.started, error: error)
         // One line per request at debug: with its trace id, it follows a request through every hop.
-        if logger.logLevel <= .debug { logger.debug("answered", metadata: ["outcome": "\(error?.name ?? "ok")"]) }
+        if logger.logLevel <= .debug {
+            logger.debug(
+                "answered", metadata: context.traceMetadata.merging(["outcome": "\(error?.name ?? "ok")"]) { $1 })
+        }
         if let reply {
             writeReply(reply, rawID: envelope.rawID, method: envelope.method)
         }
@@ -173,9 +182,6 @@ final class RPCConnection: Sendable {
     /// What a handler may use while it serves `envelope`.
     private func makeContext(for envelope: Envelope) -> RPCRequestContext {
         var logger = self.logger
-        // The trace id on every line logged for the request, here and in its task (a Gateway's
-        // forward logs from the event loop where its reply arrives).
-        if let trace = envelope.traceID { logger[metadataKey: "trace-id"] = .string(trace) }
         // Metadata only when it will be printed: building it costs two strings per request.
         if logger.logLevel <= .debug {
             logger[metadataKey: "request-id"] = "\(RPCError.excerpt(envelope.idDescription))"
@@ -184,14 +190,21 @@ final class RPCConnection: Sendable {
         return RPCRequestContext(
             logger: logger, rawID: envelope.rawID,
             clientBacklog: { [self] in
-                switch replyPolicy {
-                case .always: nil
-                case .withinBudgets: budget.isBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
-                case .held: budget.isHeldBacklogged ? Self.droppedReply(budget: budget, service: service) : nil
-                }
+                let limit: RPCServerMetrics.Limit? =
+                    switch replyPolicy {
+                    case .always: nil
+                    case .withinBudgets: budget.isBacklogged ? .unreadBytes : nil
+                    case .held: budget.isHeldBacklogged ? .processUnreadBytes : nil
+                    }
+                guard let limit else { return nil }
+                metrics.refused(limit)
+                return Self.droppedReply(budget: budget, service: service)
             },
             holdReplies: { [self] in holdsReplies.store($0, ordering: .relaxed) }, connection: id,
-            maxInFlight: budget.maxRequests
+            maxInFlight: budget.maxRequests,
+            // Its bytes only: a String is made when a line is logged (measured: making it for
+            // every request, and putting it in the logger's metadata, cost the Gateway 9%).
+            trace: envelope.traceRange.map(envelope.slice)
         ) { [self] frame in
             writeNotification(frame)
         }
@@ -200,8 +213,9 @@ final class RPCConnection: Sendable {
     /// The reply frame for a handler's outcome (nil for a notification, or no reply), and its
     /// error's code if it is one; errors mapped to their wire codes.
     private func frame(
-        for outcome: Result<RPCReply, any Error>, envelope: Envelope, logger: Logger
+        for outcome: Result<RPCReply, any Error>, envelope: Envelope, context: RPCRequestContext
     ) -> (ByteBuffer?, RPCError.Code?) {
+        let logger = context.logger
         let rawID = envelope.rawID
         switch outcome {
         case .success(let reply):
@@ -213,9 +227,14 @@ final class RPCConnection: Sendable {
         case .failure(let error):
             let rpcError = RPCError(mapping: error, service: service)
             if rpcError.code == .internalError {
-                logger.error("request failed with an internal error", metadata: ["error": "\(error)"])
+                logger.error(
+                    "request failed with an internal error",
+                    metadata: context.traceMetadata.merging(["error": "\(error)"]) { $1 })
             } else {
-                logger.debug("request failed", metadata: ["code": "\(rpcError.code)", "error": "\(rpcError.message)"])
+                logger.debug(
+                    "request failed",
+                    metadata: context.traceMetadata.merging(
+                        ["code": "\(rpcError.code)", "error": "\(rpcError.message)"]) { $1 })
             }
             return (rawID.map { Frames.errorResponse(rawID: $0, error: rpcError) }, rpcError.code)
         }
@@ -247,7 +266,7 @@ final class RPCConnection: Sendable {
             return
         }
         let error = Self.droppedReply(budget: budget, service: service)
-        metrics.refused(.unreadBytes)
+        metrics.refused(budget.process.hasRoomForReply(bytes: size) ? .unreadBytes : .processUnreadBytes)
         logger.notice("reply dropped: the client is not reading", metadata: ["bytes": "\(size)"])
         budget.beginWrite()
         writeCounted(Frames.errorResponse(rawID: rawID, error: error))

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import Telemetry
 
 /// What a handler may use while it serves one request.
 public struct RPCRequestContext: Sendable {
@@ -10,8 +11,8 @@ public struct RPCRequestContext: Sendable {
     /// so that a reply nobody reads is never held in memory.
     public let clientBacklog: @Sendable () -> RPCError?
     /// With true, makes the caller's connection one whose replies are held, never dropped,
-    /// however many wait unread (false undoes it): the connection is not read while they fill its buffer (back-pressure), and
-    /// only the process's budget can still drop them. For a client that relays many clients'
+    /// however many wait unread (false undoes it): the connection is not read while they fill
+    /// its buffer (back-pressure), and only the process's budget can still drop them. For a client that relays many clients'
     /// requests and reads every reply (the HTTP front): a reply dropped there is another
     /// client's answer lost.
     public let holdReplies: @Sendable (Bool) -> Void
@@ -22,15 +23,33 @@ public struct RPCRequestContext: Sendable {
     public let maxInFlight: Int
     /// The request's id as the client wrote it (nil for a notification).
     public let rawID: ByteBuffer?
+    /// The frame's `trace` value as sent (a JSON string), if it had one.
+    private let trace: ByteBuffer?
     private let progressSink: @Sendable (ByteBuffer) -> Void
+
+    /// The request's trace id (docs/PROTOCOL.md §3), when the frame carried a valid one. A
+    /// handler's task runs with it as ``RequestTrace/current``, so that every line it logs
+    /// carries it; code that logs outside that task (a forward's reply, on an event loop) adds
+    /// ``traceMetadata``.
+    public var traceID: String? {
+        guard let trace, trace.readableBytes == 34 else { return nil }
+        let id = trace.getString(at: trace.readerIndex + 1, length: 32) ?? ""
+        return RequestTrace.isValid(id) ? id : nil
+    }
+
+    /// `["trace-id": …]`, or nothing for a request without a trace id.
+    public var traceMetadata: Logger.Metadata {
+        traceID.map { ["trace-id": .string($0)] } ?? [:]
+    }
 
     /// `progressSink` writes a frame to the caller's connection at once (it is queued in order
     /// with the frames written before it).
     public init(
         logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
         holdReplies: @escaping @Sendable (Bool) -> Void = { _ in }, connection: UInt64 = 0, maxInFlight: Int = .max,
-        progressSink: @escaping @Sendable (ByteBuffer) -> Void
+        trace: ByteBuffer? = nil, progressSink: @escaping @Sendable (ByteBuffer) -> Void
     ) {
+        self.trace = trace
         self.maxInFlight = maxInFlight
         self.connection = connection
         self.logger = logger

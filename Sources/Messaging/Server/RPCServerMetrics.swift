@@ -39,8 +39,10 @@ final class RPCServerMetrics: Sendable {
     let isEnabled: Bool
     private let methods: [String: Method]
     private let other: Method
-    private let inFlight: Meter
-    private let connections: Meter
+    /// Requests being served, read into its gauge at each read-out (an integer add per request,
+    /// where a gauge's own increment is a compare-and-swap loop on a double).
+    private let inFlight = Atomic<Int>(0)
+    private let connections = Atomic<Int>(0)
     private let refusals: [Limit: Counter]
     private let instruments: Instruments
     /// Reply-cache hits (`rnm_cache_answers_total{source="reply_cache"}`), made at the first:
@@ -51,6 +53,7 @@ final class RPCServerMetrics: Sendable {
     enum Limit: String, CaseIterable {
         case inFlightPerConnection = "RNM_MAX_IN_FLIGHT_PER_CONNECTION"
         case unreadBytes = "RNM_CONNECTION_BUFFER_BYTES"
+        case processUnreadBytes = "RNM_MAX_UNREAD_BYTES"
         case frameBytes = "RNM_MAX_FRAME_BYTES"
         case frameTimeout = "RNM_FRAME_TIMEOUT_MS"
         case connections = "RNM_MAX_CONNECTIONS"
@@ -62,36 +65,42 @@ final class RPCServerMetrics: Sendable {
         self.instruments = instruments
         self.methods = Dictionary(uniqueKeysWithValues: methods.map { ($0, Method($0, instruments: instruments)) })
         other = Method("other", instruments: instruments)
-        inFlight = Meter(label: RnmMetrics.rpcRequestsInFlight.name, dimensions: [], factory: instruments.factory)
-        connections = Meter(label: RnmMetrics.rpcConnections.name, dimensions: [], factory: instruments.factory)
+        let inFlightGauge = RnmMetrics.rpcRequestsInFlight.gauge(in: instruments)
+        let connectionsGauge = RnmMetrics.rpcConnections.gauge(in: instruments)
         refusals = Dictionary(
             uniqueKeysWithValues: Limit.allCases.map { ($0, RnmMetrics.refused.counter($0.rawValue, in: instruments)) })
+        instruments.onCollect { [weak self] in
+            guard let self else { return }
+            inFlightGauge.record(inFlight.load(ordering: .relaxed))
+            connectionsGauge.record(connections.load(ordering: .relaxed))
+        }
     }
 
     /// The instruments of the method named `name`.
     func method(_ name: String?) -> Method {
-        name.flatMap { methods[$0] } ?? other
+        guard isEnabled else { return other }
+        return name.flatMap { methods[$0] } ?? other
     }
 
-    /// A request admitted: counted in flight until ``finished(_:started:error:)``.
-    func started() -> NIODeadline {
-        guard isEnabled else { return .uptimeNanoseconds(0) }
-        inFlight.increment()
-        return .now()
+    /// A request admitted, read at `time`: counted in flight until ``finished(_:started:error:)``.
+    func started(at time: NIODeadline) -> NIODeadline {
+        guard isEnabled else { return time }
+        inFlight.wrappingAdd(1, ordering: .relaxed)
+        return time
     }
 
     /// A request answered (`error` nil: with a result).
     func finished(_ method: Method, started: NIODeadline, error: RPCError.Code?) {
         guard isEnabled else { return }
-        inFlight.decrement()
+        inFlight.wrappingSubtract(1, ordering: .relaxed)
         method.duration.recordNanoseconds((NIODeadline.now() - started).nanoseconds)
         if let error { method.failed(error) } else { method.ok.increment() }
     }
 
     /// A request answered where it was read from the reply cache, with no work.
-    func answeredFromReplyCache(_ method: Method) {
+    func answeredFromReplyCache(_ method: Method, started: NIODeadline) {
         guard isEnabled else { return }
-        method.duration.recordNanoseconds(0)
+        method.duration.recordNanoseconds((NIODeadline.now() - started).nanoseconds)
         method.ok.increment()
         let hits = replyCacheHits.withLock { hits in
             if let hits { return hits }
@@ -106,6 +115,15 @@ final class RPCServerMetrics: Sendable {
         refusals[limit]?.increment()
     }
 
-    func connectionOpened() { connections.increment() }
-    func connectionClosed() { connections.decrement() }
+    func connectionOpened() { connections.wrappingAdd(1, ordering: .relaxed) }
+    func connectionClosed() { connections.wrappingSubtract(1, ordering: .relaxed) }
+
+    /// A frame answered with an error before it was a request (not JSON, not JSON-RPC, a response).
+    func malformed(_ code: RPCError.Code) {
+        guard isEnabled else { return }
+        other.failed(code)
+    }
+
+    /// The clock now, when metrics are on (a request's start).
+    func now() -> NIODeadline { isEnabled ? .now() : .uptimeNanoseconds(0) }
 }

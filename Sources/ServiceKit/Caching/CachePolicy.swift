@@ -141,6 +141,13 @@ public struct CachePolicy: Sendable {
     )
         async throws(UpstreamError) -> T
     {
-        try await health.recording(forced: forced, call)
+        do {
+            return try await health.recording(forced: forced, call)
+        } catch {
+            // Not sent: failing, or asked to wait (the fetcher counts what was sent).
+            if case .failing = error { upstreamMetrics.refused() }
+            if case .rateLimited = error { upstreamMetrics.refused() }
+            throw error
+        }
     }
 }

@@ -1,0 +1,37 @@
+/// The web app's one script, for what must be live: the sync's progress bar. Every screen
+/// works without it (the sync's form posts and the page shows the progress when reloaded).
+enum AppScript {
+    static let javaScript = """
+        "use strict";
+        document.addEventListener("DOMContentLoaded", () => {
+          const form = document.querySelector("form[data-sync]");
+          const panel = document.querySelector("[data-progress]");
+          if (!form || !panel) return;
+          const bar = panel.querySelector("progress");
+          const text = panel.querySelector("[data-progress-text]");
+          const show = (state) => {
+            panel.hidden = !(state.running || state.finished);
+            if (state.total > 0) { bar.max = state.total; bar.value = state.done; }
+            else { bar.removeAttribute("value"); }
+            text.textContent = state.summary;
+          };
+          const poll = async () => {
+            const answer = await fetch("/app/offline/progress", { headers: { "Accept": "application/json" } });
+            const state = await answer.json();
+            show(state);
+            if (state.running) { setTimeout(poll, 400); } else if (state.finished) { location.reload(); }
+          };
+          form.addEventListener("submit", async (event) => {
+            event.preventDefault();
+            form.querySelector("button").disabled = true;
+            const answer = await fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)),
+              headers: { "Accept": "application/json" } });
+            if (!answer.ok) {
+              text.textContent = "The sync could not start (" + answer.status + ")."; panel.hidden = false;
+              form.querySelector("button").disabled = false; return; }
+            poll();
+          });
+          if (panel.dataset.running === "true") poll();
+        });
+        """
+}

@@ -1,0 +1,87 @@
+import RnmAPI
+
+/// A kind's list screen (`/app/characters?name=&status=&page=`): the filters as a form, the page's
+/// cards, "page N of M" with previous and next (the filters kept), and a refresh button that
+/// asks the upstream first. The filters come from ``RecordKind`` (the one place they are
+/// written), so the three kinds share this screen.
+struct ListScreen {
+    struct FilterField {
+        struct Option {
+            var value: String
+            var selected: Bool
+        }
+
+        var name: String
+        var label: String
+        var value: String
+        var isText: Bool
+        var hasOptions: Bool
+        var options: [Option]
+    }
+
+    struct Pager {
+        var summary: String
+        var previous: String?
+        var next: String?
+    }
+
+    struct RefreshForm {
+        struct Field {
+            var name: String
+            var value: String
+        }
+
+        var action: String
+        var fields: [Field]
+    }
+
+    var frame: PageFrame
+    var heading: String
+    var action: String
+    var filters: [FilterField]
+    var clear: String?
+    var refresh: RefreshForm?
+    var empty: Bool
+    var cards: [Card]
+    var pager: Pager?
+
+    init<Record: CardRecord>(
+        _ type: Record.Type, page result: Fresh<Page<Record>>, query: PublicQuery, csrf: String
+    ) {
+        let kind = Record.kind
+        let heading = kind.plural.capitalized
+        let given = kind.filters.compactMap { name in query.filter(name).map { (name, $0) } }
+        frame = PageFrame(
+            title: result.page > 1 ? "\(heading), page \(result.page)" : heading, current: kind.appPath,
+            freshness: [result.freshness], csrf: csrf)
+        self.heading = heading
+        action = kind.appPath
+        filters = kind.filters.map { name in
+            let value = query.filter(name) ?? ""
+            let fixed = kind.fixedValues[name] ?? []
+            return FilterField(
+                name: name, label: name.capitalized, value: value, isText: fixed.isEmpty, hasOptions: !fixed.isEmpty,
+                options: fixed.map { .init(value: $0, selected: $0 == value.lowercased()) })
+        }
+        clear = given.isEmpty ? nil : kind.appPath
+        refresh =
+            kind == .character
+            ? RefreshForm(
+                action: "\(kind.appPath)/refresh",
+                fields: (given + [("page", String(result.page))]).map { .init(name: $0.0, value: $0.1) })
+            : nil
+        empty = result.items.isEmpty
+        cards = result.items.map(\.card)
+        let noun = result.count == 1 ? kind.rawValue : kind.plural
+        func href(_ page: Int) -> String {
+            WebApp.link(kind.appPath, given + (page > 1 ? [("page", String(page))] : []))
+        }
+        pager =
+            result.pages == 0
+            ? nil
+            : Pager(
+                summary: "Page \(result.page) of \(result.pages) · \(result.count) \(noun)",
+                previous: result.page > 1 && result.page <= result.pages ? href(result.page - 1) : nil,
+                next: result.page < result.pages ? href(result.page + 1) : nil)
+    }
+}

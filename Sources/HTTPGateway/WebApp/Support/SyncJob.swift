@@ -1,0 +1,74 @@
+import Messaging
+import RnmAPI
+import Synchronization
+
+/// "Make available offline": both services' syncs (`characters.sync`, then `universities.sync`)
+/// run in the background, one at a time in the process, their progress kept for the page to
+/// show (`/app/offline/progress`, polled by its script).
+final class SyncJob: Sendable {
+    /// What the page shows.
+    struct State: Sendable, Codable {
+        var running = false
+        /// Ended since the process started (the page reloads to show the mirror).
+        var finished = false
+        var done = 0
+        var total = 0
+        var summary = "Not started."
+    }
+
+    private let state = Mutex(State())
+    private let reader: GatewayReader
+
+    init(reader: GatewayReader) {
+        self.reader = reader
+    }
+
+    var current: State { state.withLock { $0 } }
+
+    /// Starts the syncs unless they are running; false when they already were.
+    func start() -> Bool {
+        let started = state.withLock { state -> Bool in
+            guard !state.running else { return false }
+            state = State(running: true, finished: false, done: 0, total: 0, summary: "Starting…")
+            return true
+        }
+        guard started else { return false }
+        Task { await run() }
+        return true
+    }
+
+    private func run() async {
+        var summary: [String] = []
+        do {
+            let characters = try await reader.call(RPCMethods.charactersSync, NoParams()) { [self] update in
+                progress(update, "Characters")
+            }
+            summary.append(
+                "\(characters.characters) characters, \(characters.locations) locations, "
+                    + "\(characters.episodes) episodes"
+            )
+            state.withLock { ($0.done, $0.total, $0.summary) = (0, 0, "Universities: downloading the world list…") }
+            let universities = try await reader.call(RPCMethods.universitiesSync, NoParams()) { [self] update in
+                progress(update, "Universities")
+            }
+            summary.append("\(universities.universities) universities of \(universities.countries) countries")
+            finish("Available offline: " + summary.joined(separator: "; ") + ".")
+        } catch {
+            let done = summary.isEmpty ? "" : " (done: \(summary.joined(separator: "; ")))"
+            finish("The sync stopped: \(PublicResponse.describe(error).message)\(done).")
+        }
+    }
+
+    private func progress(_ update: ProgressUpdate, _ what: String) {
+        state.withLock { ($0.done, $0.total, $0.summary) = (update.done, update.total, "\(what): \(update.message)") }
+    }
+
+    private func finish(_ summary: String) {
+        state.withLock { state in
+            state.running = false
+            state.finished = true
+            state.summary = summary
+            if state.total > 0 { state.done = state.total }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+extension WebTemplates {
+    static let character = """
+        {{> head}}<h1>{{name}}</h1>
+        <div class="detail"><div><img src="{{image}}" alt="{{name}}" width="300" height="300"></div><div>
+        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{#href}}<a href="{{href}}">{{value}}</a>{{/href}}\
+        {{^href}}{{value}}{{/href}}</dd>{{/fields}}</dl>
+        <div class="actions"><form method="post" action="/app/favorites/{{id}}">\
+        <input type="hidden" name="csrf" value="{{frame.csrf}}">\
+        {{#favorite}}<input type="hidden" name="action" value="remove"><button type="submit" class="quiet">\
+        Remove from favorites</button>{{/favorite}}{{^favorite}}<input type="hidden" name="action" value="add">\
+        <button type="submit">Add to favorites</button>{{/favorite}}</form></div></div></div>
+        <h2>Episodes ({{episodeCount}})</h2>
+        <table><thead><tr><th scope="col">Code</th><th scope="col">Name</th><th scope="col">Air date</th></tr></thead>
+        <tbody>{{#episodes}}<tr><td><a href="/app/episodes/{{id}}">{{code}}</a></td>\
+        <td><a href="/app/episodes/{{id}}">{{name}}</a></td><td>{{airDate}}</td></tr>{{/episodes}}</tbody></table>
+        {{> foot}}
+        """
+
+    static let location = """
+        {{> head}}<h1>{{name}}</h1>
+        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/fields}}</dl>
+        <h2>Residents ({{residentCount}})</h2>{{^cards}}<p>Nobody lives here.</p>{{/cards}}
+        {{> cards}}{{> foot}}
+        """
+
+    static let episode = """
+        {{> head}}<h1>{{code}}: {{name}}</h1>
+        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/fields}}</dl>
+        <h2>Characters ({{characterCount}})</h2>
+        {{> cards}}{{> foot}}
+        """
+
+    static let favorites = """
+        {{> head}}<h1>Favorites</h1>
+        {{^cards}}<p>No favorites yet: open a character and choose “Add to favorites”.</p>{{/cards}}
+        {{> cards}}{{> foot}}
+        """
+
+    static let stats = """
+        {{> head}}<h1>Statistics</h1>
+        <p>{{total}} characters.</p>
+        <table><thead><tr><th scope="col">Status</th><th scope="col">Characters</th><th scope="col">Share</th></tr>\
+        </thead><tbody>{{#rows}}<tr><td><span class="status status-{{status}}">{{status}}</span></td>\
+        <td>{{count}}</td><td>{{percent}} %</td></tr>{{/rows}}</tbody></table>
+        <h2>Characters per status</h2>
+        <svg class="chart" viewBox="0 0 120 {{chartHeight}}" role="img" aria-label="{{chartLabel}}">\
+        {{#rows}}<text x="0" y="{{textY}}">{{status}}</text><rect class="bar" x="22" y="{{barY}}" \
+        width="{{barWidth}}" height="6"></rect><text x="{{countX}}" y="{{textY}}">{{count}}</text>{{/rows}}</svg>
+        {{> foot}}
+        """
+
+    static let universities = """
+        {{> head}}<h1>Universities of {{country}}</h1>
+        <form class="filters" method="get" action="/app/universities" role="search">
+        <label>Country<input type="search" name="country" value="{{country}}"></label>
+        <label>Name contains<input type="search" name="name" value="{{name}}"></label>
+        <button type="submit">Show</button></form>
+        <div class="actions"><form method="post" action="/app/universities/refresh">\
+        <input type="hidden" name="csrf" value="{{frame.csrf}}">\
+        <input type="hidden" name="country" value="{{country}}">\
+        <input type="hidden" name="name" value="{{name}}"><button type="submit" class="quiet">Refresh from the upstream\
+        </button></form><span class="muted">{{summary}}</span></div>
+        <ul class="plain">{{#items}}<li><a href="{{href}}">{{name}}</a>{{#place}} <span class="muted">({{.}})\
+        </span>{{/place}}</li>{{/items}}</ul>
+        {{> foot}}
+        """
+
+    static let university = """
+        {{> head}}<h1>{{name}}</h1>
+        <dl class="fields"><dt>Country</dt><dd><a href="{{countryHref}}">{{country}}</a></dd>\
+        <dt>State or province</dt><dd>{{stateProvince}}</dd>\
+        <dt>Domains</dt><dd>{{#domains}}{{.}}<br>{{/domains}}</dd>\
+        <dt>Web pages</dt><dd>{{#webPages}}<a href="{{.}}" rel="noopener noreferrer">{{.}}</a><br>{{/webPages}}\
+        </dd></dl>
+        {{> foot}}
+        """
+
+    static let offline = """
+        {{> head}}<h1>Offline</h1>
+        <p>What rnm holds for use without the upstreams, and how the upstreams are now.</p>
+        <table><thead><tr><th scope="col">Service</th><th scope="col">Mirror</th><th scope="col">Records</th>\
+        <th scope="col">Upstream</th></tr></thead><tbody>{{#services}}<tr><td>{{name}}</td><td>{{mirror}}</td>\
+        <td>{{records}}</td><td>{{upstream}}</td></tr>{{/services}}</tbody></table>
+        <div class="actions"><form method="post" action="/app/offline/sync" data-sync>\
+        <input type="hidden" name="csrf" value="{{frame.csrf}}"><button type="submit"{{#running}} disabled\
+        {{/running}}>Make available offline</button></form></div>
+        <div data-progress data-running="{{running}}"{{^shown}} hidden{{/shown}}>
+        <label>Progress <progress max="{{total}}"{{#hasValue}} value="{{done}}"{{/hasValue}}></progress></label>
+        <p data-progress-text role="status">{{summary}}</p></div>
+        {{> foot}}
+        """
+
+    static let error = """
+        {{> head}}<h1>{{heading}}</h1>
+        <p>{{message}}</p>
+        <p><a href="{{back}}">Back</a></p>
+        {{> foot}}
+        """
+}

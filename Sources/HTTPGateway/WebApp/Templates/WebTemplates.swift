@@ -1,0 +1,98 @@
+import Mustache
+
+/// The web app's pages, as Mustache templates (swift-mustache): every value is HTML-escaped as it
+/// is written (`{{…}}`), so no record's text can become markup. Each page starts with the
+/// `head` partial and ends with `foot`; a list of records uses `cards`.
+enum WebTemplates {
+    /// Every template, by name, parsed once.
+    static let library: MustacheLibrary = {
+        var library = MustacheLibrary()
+        for (name, text) in pages {
+            do {
+                try library.register(text, named: name)
+            } catch {
+                preconditionFailure("template \(name) does not parse: \(error)")
+            }
+        }
+        return library
+    }()
+
+    static let pages: [(String, String)] = [
+        ("head", head), ("foot", foot), ("cards", cards), ("pager", pager),
+        ("home", home), ("list", list), ("character", character), ("location", location), ("episode", episode),
+        ("favorites", favorites), ("stats", stats), ("universities", universities), ("university", university),
+        ("offline", offline), ("error", error),
+    ]
+
+    static let head = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>{{frame.title}} · rnm</title>
+        <link rel="icon" href="/app/assets/icon.svg" type="image/svg+xml">
+        <link rel="stylesheet" href="/app/assets/app.css?v={{frame.assetVersion}}">
+        <script src="/app/assets/app.js?v={{frame.assetVersion}}" defer></script>
+        </head>
+        <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top"><nav aria-label="Screens"><a class="brand" href="/">rnm</a>
+        {{#frame.nav}}<a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a>
+        {{/frame.nav}}</nav></header>
+        <main id="main">
+        {{#frame.notice}}<p class="notice" role="status">{{text}}</p>{{/frame.notice}}
+
+        """
+
+    static let foot = """
+        </main>
+        <footer>rnm {{frame.version}}: the Rick and Morty API and the Hipo universities API, from rnm's cache.
+        <a href="/app/offline">Offline state</a></footer>
+        </body>
+        </html>
+
+        """
+
+    static let cards = """
+        <ul class="grid">
+        {{#cards}}<li><a class="card" href="{{href}}">{{#image}}<img src="{{src}}" alt="{{alt}}" width="300" \
+        height="300" loading="lazy" decoding="async">{{/image}}<div class="body"><h3>{{title}}</h3>
+        {{#lines}}<p{{#className}} class="{{className}}"{{/className}}>{{text}}</p>{{/lines}}</div></a></li>
+        {{/cards}}</ul>
+
+        """
+
+    static let pager = """
+        {{#pager}}<nav class="pager" aria-label="Pages">{{#previous}}<a class="button" href="{{.}}" rel="prev">\
+        ← Previous</a>{{/previous}}<span>{{summary}}</span>{{#next}}<a class="button" href="{{.}}" rel="next">\
+        Next →</a>{{/next}}</nav>{{/pager}}
+
+        """
+
+    static let home = """
+        {{> head}}<h1>rnm</h1>
+        <p>The Rick and Morty API and the Hipo universities API, kept by rnm: every screen reads rnm's cache \
+        and keeps working when the upstreams do not.</p>
+        <ul class="plain">{{#links}}<li><a href="{{href}}">{{label}}</a>: {{about}}</li>{{/links}}</ul>
+        {{> foot}}
+        """
+
+    static let list = """
+        {{> head}}<h1>{{heading}}</h1>
+        <form class="filters" method="get" action="{{action}}" role="search">
+        {{#filters}}<label>{{label}}{{#isText}}<input type="search" name="{{name}}" value="{{value}}">{{/isText}}\
+        {{#hasOptions}}<select name="{{name}}"><option value="">any</option>{{#options}}<option value="{{value}}"\
+        {{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select>{{/hasOptions}}</label>
+        {{/filters}}<button type="submit">Filter</button>{{#clear}}<a href="{{.}}">Clear filters</a>{{/clear}}
+        </form>
+        {{#refresh}}<div class="actions"><form method="post" action="{{action}}">\
+        <input type="hidden" name="csrf" value="{{frame.csrf}}">{{#fields}}<input type="hidden" name="{{name}}" \
+        value="{{value}}">{{/fields}}<button type="submit" class="quiet">Refresh from the upstream</button></form>\
+        </div>\
+        {{/refresh}}
+        {{#empty}}<p>Nothing matches these filters.</p>{{/empty}}
+        {{> cards}}{{> pager}}{{> foot}}
+        """
+}

@@ -1,0 +1,214 @@
+import Hummingbird
+import Messaging
+import NIOCore
+import RnmAPI
+
+extension WebApp {
+    /// The app's routes: its screens, its writes, its assets.
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ in await home(request) }
+        router.get("app") { request, _ in await home(request) }
+        router.get("app/assets/app.css") { _, _ in
+            WebAssets.response(WebAssets.css, contentType: "text/css; charset=utf-8")
+        }
+        router.get("app/assets/icon.svg") { _, _ in WebAssets.response(WebAssets.icon, contentType: "image/svg+xml") }
+        router.get("favicon.ico") { _, _ in WebAssets.response(WebAssets.icon, contentType: "image/svg+xml") }
+        router.get("app/assets/app.js") { _, _ in
+            WebAssets.response(WebAssets.javaScript, contentType: "text/javascript; charset=utf-8")
+        }
+        registerRecords(Character.self, on: router)
+        registerRecords(Location.self, on: router)
+        registerRecords(Episode.self, on: router)
+        router.get("app/characters/:id") { request, context in
+            await page(request, back: RecordKind.character.appPath) { token in
+                let id = try Self.id(context)
+                async let detail = reader.call(RPCMethods.charactersGet, IDParams(id: id))
+                async let favorites = reader.call(RPCMethods.favoritesList, NoParams())
+                let favorite = try await favorites.items.contains { $0.id == id }
+                return WebPage.render(
+                    "character", CharacterScreen(try await detail, favorite: favorite, csrf: token.value), token: token)
+            }
+        }
+        router.get("app/locations/:id") { request, context in
+            await page(request, back: RecordKind.location.appPath) { token in
+                let detail = try await reader.call(RPCMethods.locationsGet, IDParams(id: try Self.id(context)))
+                return WebPage.render("location", LocationScreen(detail, csrf: token.value), token: token)
+            }
+        }
+        router.get("app/episodes/:id") { request, context in
+            await page(request, back: RecordKind.episode.appPath) { token in
+                let detail = try await reader.call(RPCMethods.episodesGet, IDParams(id: try Self.id(context)))
+                return WebPage.render("episode", EpisodeScreen(detail, csrf: token.value), token: token)
+            }
+        }
+        router.post("app/characters/refresh") { request, _ in
+            await write(request, back: RecordKind.character.appPath) { fields, token in
+                let params = CharacterListParams(page: fields.page, filter: fields.filter)
+                let answer = try await reader.call(RPCMethods.charactersRefresh, params)
+                // The upstream failed: the page says so now (the list's own answer, fresh from the
+                // cache, would not).
+                guard !answer.freshness.stale else {
+                    return WebPage.render(
+                        "list", ListScreen(Character.self, page: answer, query: fields, csrf: token.value), token: token
+                    )
+                }
+                let kept = RecordKind.character.filters.compactMap { name in fields.filter(name).map { (name, $0) } }
+                let page = fields.page > 1 ? [("page", String(fields.page))] : []
+                return WebPage.redirect(Self.link(RecordKind.character.appPath, kept + page))
+            }
+        }
+        registerFavoritesAndStats(on: router)
+        registerUniversities(on: router)
+        registerOffline(on: router)
+    }
+
+    private func home(_ request: Request) async -> Response {
+        await page(request) { token in
+            WebPage.render("home", HomeScreen(csrf: token.value), token: token)
+        }
+    }
+
+    /// A kind's list screen.
+    private func registerRecords<Record: CardRecord>(_ type: Record.Type, on router: Router<BasicRequestContext>) {
+        router.get(RouterPath(stringLiteral: String(Record.kind.appPath.dropFirst()))) { request, _ in
+            await page(request) { token in
+                let query = PublicQuery(request.uri.query)
+                let answer = try await reader.list(
+                    Record.self, Record.ListParamsType(page: query.page, filter: query.filter))
+                return WebPage.render(
+                    "list", ListScreen(Record.self, page: answer, query: query, csrf: token.value), token: token)
+            }
+        }
+    }
+
+    private func registerFavoritesAndStats(on router: Router<BasicRequestContext>) {
+        router.get("app/favorites") { request, _ in
+            await page(request) { token in
+                let list = try await reader.call(RPCMethods.favoritesList, NoParams())
+                return WebPage.render("favorites", FavoritesScreen(list, csrf: token.value), token: token)
+            }
+        }
+        router.post("app/favorites/:id") { request, context in
+            await write(request, back: "/app/favorites") { fields, _ in
+                let id = try Self.id(context)
+                let method = fields["action"] == "remove" ? RPCMethods.favoritesRemove : RPCMethods.favoritesAdd
+                _ = try await reader.call(method, IDParams(id: id))
+                return WebPage.redirect(Self.back(fields, or: "\(RecordKind.character.appPath)/\(id)"))
+            }
+        }
+        router.get("app/stats") { request, _ in
+            await page(request) { token in
+                let stats = try await reader.call(RPCMethods.charactersStats, NoParams())
+                return WebPage.render("stats", StatsScreen(stats, csrf: token.value), token: token)
+            }
+        }
+    }
+
+    private func registerUniversities(on router: Router<BasicRequestContext>) {
+        router.get("app/universities") { request, _ in
+            await page(request) { token in
+                let query = PublicQuery(request.uri.query)
+                let params = UniversityListParams(country: query.filter("country"), name: query.filter("name"))
+                let list = try await reader.call(RPCMethods.universitiesList, params)
+                return WebPage.render(
+                    "universities", UniversitiesScreen(list, name: params.name, csrf: token.value), token: token)
+            }
+        }
+        router.post("app/universities/refresh") { request, _ in
+            await write(request, back: "/app/universities") { fields, token in
+                let params = UniversityListParams(country: fields.filter("country"), name: fields.filter("name"))
+                let list = try await reader.call(RPCMethods.universitiesRefresh, params)
+                guard !list.freshness.stale else {
+                    return WebPage.render(
+                        "universities", UniversitiesScreen(list, name: params.name, csrf: token.value), token: token)
+                }
+                return WebPage.redirect(
+                    Self.link(
+                        "/app/universities", [("country", list.country)] + (params.name.map { [("name", $0)] } ?? [])))
+            }
+        }
+        router.get("app/university") { request, _ in
+            await page(request, back: "/app/universities") { token in
+                let query = PublicQuery(request.uri.query)
+                guard let name = query.filter("name") else {
+                    return WebPage.problem(
+                        heading: "Which university?", message: "the link names no university (name=…)",
+                        status: .badRequest,
+                        back: "/app/universities", token: token)
+                }
+                let detail = try await reader.call(
+                    RPCMethods.universitiesGet, UniversityGetParams(name: name, country: query.filter("country")))
+                return WebPage.render("university", UniversityScreen(detail, csrf: token.value), token: token)
+            }
+        }
+    }
+
+    private func registerOffline(on router: Router<BasicRequestContext>) {
+        router.get("app/offline") { request, _ in
+            await page(request) { token in
+                async let characters = Self.outcome { try await reader.call(RPCMethods.charactersHealth, NoParams()) }
+                async let universities = Self.outcome {
+                    try await reader.call(RPCMethods.universitiesHealth, NoParams())
+                }
+                let health: [(String, Result<ServiceHealth, any Error>)] = [
+                    ("Characters, locations, episodes", await characters), ("Universities", await universities),
+                ]
+                return WebPage.render(
+                    "offline", OfflineScreen(health: health, sync: sync.current, csrf: token.value), token: token)
+            }
+        }
+        router.post("app/offline/sync") { request, _ in
+            await write(request, back: "/app/offline") { _, _ in
+                let started = sync.start()
+                guard request.headers[.accept]?.contains("application/json") == true else {
+                    return WebPage.redirect("/app/offline")
+                }
+                return Self.json(["started": started], status: started ? .accepted : .conflict)
+            }
+        }
+        router.get("app/offline/progress") { _, _ in
+            Self.json(sync.current, status: .ok)
+        }
+    }
+
+    private static func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+
+    private static func json(_ value: some Encodable, status: HTTPResponse.Status) -> Response {
+        let bytes = (try? JSONCoding.encode(value)) ?? ByteBuffer(string: "{}")
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// The `:id` of the path, a record's id (anything else is not found).
+    static func id(_ context: BasicRequestContext) throws -> Int {
+        guard let text = context.parameters.get("id"), let id = Int(text), IDSegment.range.contains(id) else {
+            throw RPCError(.notFound, "there is no such record", service: ServiceName.gateway.rawValue)
+        }
+        return id
+    }
+}
+
+/// `/`: every screen, with what it is for.
+struct HomeScreen {
+    struct Link {
+        var href: String
+        var label: String
+        var about: String
+    }
+
+    var frame: PageFrame
+    var links: [Link]
+
+    init(csrf: String) {
+        frame = PageFrame(title: "rnm", current: nil, csrf: csrf)
+        let about = [
+            "cards with filters and pages, pull-to-refresh as a button", "places and who lives there",
+            "every episode and its characters", "the characters you marked", "characters per status",
+            "universities by country, every name whole", "the offline mirror and the upstreams",
+        ]
+        links = zip(PageFrame.screens, about).map { Link(href: $0.0.path, label: $0.0.label, about: $0.1) }
+    }
+}

@@ -1,0 +1,110 @@
+import Hummingbird
+import Logging
+import Messaging
+import NIOCore
+import RnmAPI
+
+/// rnm's web app on the HTTP front (`/` and `/app/…`): the seed apps' screens, rendered on the
+/// server from rnm's caches through the Gateway (never the upstream), with a little script for
+/// the sync's progress. Every screen has its own URL; its query string carries the filters and
+/// the page. Writes (favorites, refresh, sync) are `POST`s guarded by ``WriteGuard``.
+struct WebApp: Sendable {
+    let reader: GatewayReader
+    let sync: SyncJob
+    let logger: Logger
+
+    init(reader: GatewayReader, logger: Logger) {
+        self.reader = reader
+        self.sync = SyncJob(reader: reader)
+        self.logger = logger
+    }
+
+    /// Whether `path` is the web app's (everything else is the public APIs').
+    static func owns(_ path: String) -> Bool {
+        path == "/" || path.lowercased() == "/app" || path.lowercased().hasPrefix("/app/")
+    }
+
+    /// The paths that take `POST` (the app's writes).
+    static func takesPost(_ path: String) -> Bool {
+        let path = path.lowercased()
+        return ["/app/characters/refresh", "/app/universities/refresh", "/app/offline/sync"].contains(path)
+            || (path.hasPrefix("/app/favorites/") && Int(path.dropFirst("/app/favorites/".count)) != nil)
+    }
+
+    /// An avatar, as the HTTP front serves it (rnm's cached copy).
+    static func avatarPath(_ id: Int) -> String { "/api/character/avatar/\(id).jpeg" }
+
+    /// A university's own page: its country and name in the query.
+    static func universityPath(_ university: University) -> String {
+        link("/app/university", [("country", university.country), ("name", university.name)])
+    }
+
+    /// `path?k=v&…`, each key and value percent-encoded.
+    static func link(_ path: String, _ pairs: [(String, String)]) -> String {
+        guard !pairs.isEmpty else { return path }
+        return path + "?" + pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+    }
+
+    static func encode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+
+    // MARK: - Serving
+
+    /// A page: `body` builds it with the request's form token; a failure of rnm becomes a page
+    /// saying so, with the status the API's clients get for it.
+    func page(
+        _ request: Request, back: String = "/",
+        _ body: (WriteGuard.Token) async throws -> Response
+    ) async -> Response {
+        let token = WriteGuard.token(for: request)
+        do {
+            return try await body(token)
+        } catch {
+            if (error as? RPCError)?.code != .notFound {
+                logger.notice("page failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            }
+            return WebPage.failure(error, back: back, token: token)
+        }
+    }
+
+    /// A write: its form read (at most 16 KiB), refused with 403 unless it comes from the app's
+    /// own pages, else `body` with the form's fields.
+    func write(
+        _ request: Request, back: String = "/",
+        _ body: (PublicQuery, WriteGuard.Token) async throws -> Response
+    ) async -> Response {
+        var request = request
+        let token = WriteGuard.token(for: request)
+        let text: String
+        do {
+            text = String(buffer: try await request.collectBody(upTo: 16_384))
+        } catch {
+            return WebPage.problem(
+                heading: "Refused", message: "the form is over 16 KiB", status: .contentTooLarge, back: back,
+                token: token)
+        }
+        let fields = PublicQuery(text)
+        if let refusal = WriteGuard.refusal(of: request, fields: fields) {
+            return WebPage.problem(heading: "Refused", message: refusal, status: .forbidden, back: back, token: token)
+        }
+        return await page(request, back: back) { token in try await body(fields, token) }
+    }
+
+    /// The app's path inside rnm named by a form's `back` field, or `fallback` (never another site).
+    static func back(_ fields: PublicQuery, or fallback: String) -> String {
+        guard let back = fields["back"], back.hasPrefix("/app/"), !back.hasPrefix("//") else { return fallback }
+        return back
+    }
+}
