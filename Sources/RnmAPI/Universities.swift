@@ -75,6 +75,10 @@ public struct UniversityList: Codable, Sendable, Equatable {
 /// `universities.get`.
 public struct UniversityDetail: Codable, Sendable, Equatable {
     public var university: University
+
+    public init(university: University) {
+        self.university = university
+    }
 }
 
 /// `universities.sync`: the whole world list, stored per country.

@@ -1,4 +1,6 @@
 import Foundation
+import RnmAPI
+import Synchronization
 @testable import HTTPGateway
 import TestSupport
 import Testing
@@ -66,6 +68,12 @@ struct WebAppTests {
             let nowhere = try await http.get("/app/nothing-here")
             #expect(nowhere.status == 404 && nowhere.text.contains("<h1>Not found</h1>"))
             #expect(try await http.get("/app/characters", method: "PUT").status == 405)
+            let getOfAWrite = try await http.get("/app/favorites/2")
+            #expect(getOfAWrite.status == 405 && getOfAWrite.header("allow") == "POST")
+            #expect(try await http.get("/app/characters/1", method: "HEAD").status == 200)
+            let past = try await http.get("/app/characters?page=999")
+            #expect(past.status == 404 && past.text.contains(#"href="/app/characters?page=25""#))
+            #expect(try await http.get("/app/characters?status=sleeping").status == 404)
             let home = try await http.get("/")
             #expect(home.status == 200 && home.text.contains(#"href="/app/universities""#))
             #expect(try await http.get("/api").header("content-type")?.hasPrefix("application/json") == true)
@@ -98,6 +106,21 @@ struct WebAppTests {
                 "/app/favorites/2", method: "POST", headers: [("Cookie", "rnm_csrf=\(token)")],
                 body: Array("action=add".utf8))
             #expect(noToken.status == 403)
+            // Another browser's token, a null origin, a name that only points here (DNS rebinding).
+            let otherToken = try await http.get(
+                "/app/favorites/2", method: "POST", headers: formHeaders,
+                body: Array("csrf=\(String(repeating: "a", count: 64))&action=add".utf8))
+            #expect(otherToken.status == 403)
+            let nullOrigin = try await http.get(
+                "/app/favorites/2", method: "POST", headers: formHeaders + [("Origin", "null")], body: form)
+            #expect(nullOrigin.status == 403)
+            let rebound = try await http.get(
+                "/app/favorites/2", method: "POST",
+                headers: formHeaders + [
+                    ("Host", "evil.example:\(http.port)"), ("Origin", "http://evil.example:\(http.port)"),
+                ],
+                body: form)
+            #expect(rebound.status == 403 && rebound.text.contains("not its own"))
             #expect(!(try await http.get("/app/favorites")).text.contains("Morty Smith"))
             // The app's own form.
             let added = try await http.get(
@@ -158,5 +181,58 @@ struct WebAppTests {
             let stats = try await http.get("/app/stats")
             #expect(stats.status == 200 && stats.text.contains("493 characters") && stats.text.contains("<svg"))
         }
+    }
+
+    @Test("a refresh keeps the filters and the page; the sync runs in the background and reports its progress")
+    func refreshAndSync() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
+            let page = try await http.get("/app/characters?status=dead&page=2")
+            let token = String(try #require(page.header("set-cookie")).split(separator: ";")[0].dropFirst(9))
+            let headers = [("Cookie", "rnm_csrf=\(token)")]
+            let asked = system.characterUpstream.requestCount
+            let refreshed = try await http.get(
+                "/app/characters/refresh", method: "POST", headers: headers,
+                body: Array("csrf=\(token)&status=dead&page=2".utf8))
+            #expect(refreshed.status == 303 && refreshed.header("location") == "/app/characters?status=dead&page=2")
+            #expect(system.characterUpstream.requestCount > asked, "a refresh asks the upstream")
+            let started = try await http.get(
+                "/app/offline/sync", method: "POST", headers: headers + [("Accept", "application/json")],
+                body: Array("csrf=\(token)".utf8))
+            #expect(started.status == 202)
+            let again = try await http.get(
+                "/app/offline/sync", method: "POST", headers: headers + [("Accept", "application/json")],
+                body: Array("csrf=\(token)".utf8))
+            #expect(again.status == 409 || again.status == 202, "a second start while one runs is refused")
+            let seen = Mutex<Set<Int>>([])
+            try await waitUntil(120, "the sync finishes") {
+                guard let state = try? await http.get("/app/offline/progress"),
+                    let object = (try? JSONSerialization.jsonObject(with: Data(state.body))) as? [String: Any]
+                else { return false }
+                if let done = object["done"] as? Int { seen.withLock { _ = $0.insert(done) } }
+                return object["finished"] as? Bool == true && object["running"] as? Bool == false
+            }
+            let offline = try await http.get("/app/offline")
+            #expect(offline.text.contains("Available offline: 493 characters"), "\(offline.text)")
+            #expect(offline.text.contains("complete, made"))
+            let progress = seen.withLock { $0 }
+            #expect(progress.count >= 2, "progress moved: \(progress.sorted())")
+        }
+    }
+
+    @Test("every value is escaped: markup in a record's text is shown as text, a javascript: web page is not a link")
+    func escaping() {
+        let university = University(
+            name: #"<script>alert("x")</script> & 'co'"#, country: "Atlantis", alphaTwoCode: "AT", stateProvince: nil,
+            domains: ["a.test"], webPages: ["javascript:alert(1)", "https://a.test/"])
+        let detail = Fresh(
+            UniversityDetail(university: university),
+            freshness: Freshness(source: .cache, fetchedAt: "2026-01-01T00:00:00Z"))
+        let html = WebTemplates.library.render(UniversityScreen(detail, csrf: "t"), withTemplate: "university") ?? ""
+        #expect(!html.contains("<script>alert"))
+        #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;"))
+        #expect(!html.contains("javascript:"))
+        #expect(html.contains(#"<a href="https://a.test/""#))
     }
 }

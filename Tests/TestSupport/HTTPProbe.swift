@@ -45,7 +45,10 @@ public enum HTTPProbe {
             throw error
         }
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: target)
-        head.headers.add(name: "Host", value: "127.0.0.1:\(port)")
+        // A Host given in `headers` replaces this one (a request under another name).
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) {
+            head.headers.add(name: "Host", value: "127.0.0.1:\(port)")
+        }
         head.headers.add(name: "Connection", value: "close")
         for (name, value) in headers { head.headers.add(name: name, value: value) }
         if let body { head.headers.add(name: "Content-Length", value: String(body.count)) }

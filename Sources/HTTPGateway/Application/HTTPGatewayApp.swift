@@ -87,7 +87,7 @@ enum HTTPGatewayApp {
                 documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
             cache: cache, metrics: HTTPMetrics(instruments: instruments),
-            webApp: WebApp(reader: reader, logger: logger),
+            webApp: WebApp(reader: reader, publicURL: base, logger: logger),
             scrape: SharedScrape {
                 await MetricsScrape.collect(own: [.init(process: "http", exposition: instruments.exposition())]) {
                     try await reader.call($0, NoParams())

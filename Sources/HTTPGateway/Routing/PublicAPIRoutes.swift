@@ -20,7 +20,7 @@ enum PublicAPIRoutes {
         router.add(middleware: ObservabilityMiddleware(metrics: metrics))
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes, postPaths: postPaths))
-        router.add(middleware: WebAppMiddleware())
+        router.add(middleware: WebAppMiddleware(maxURLBytes: maxURLBytes))
         router.add(middleware: ResponseCacheMiddleware(cache: cache, hits: metrics.cacheHits))
         webApp.register(on: router)
 

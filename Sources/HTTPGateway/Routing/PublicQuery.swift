@@ -1,3 +1,5 @@
+import RnmAPI
+
 /// A request's query as the Rick and Morty API's Express server reads it: `&`-separated
 /// pairs, `+` and percent escapes decoded, keys in the order given (the first of a repeated
 /// key wins), values trimmed (its `express-validator` sanitizer trims every filter).
@@ -31,6 +33,16 @@ struct PublicQuery: Sendable {
     var page: Int {
         guard let text = self["page"]?.trimmingWhitespace, let number = Double(text), number >= 1 else { return 1 }
         return number >= 1e15 ? Int(1e15) : Int(number)
+    }
+
+    /// Whether this query of a list of `kind` can match nothing, known without asking: a page
+    /// past any list there is (20 million records), or a status or gender outside its values
+    /// (the API matches them as patterns; rnm knows their values).
+    func matchesNothing(in kind: RecordKind) -> Bool {
+        page > RickAndMortyEndpoints.maxPage
+            || kind.fixedValues.contains { name, values in
+                filter(name).map { !values.contains($0.lowercased()) } ?? false
+            }
     }
 
     /// `&name=rick&status=alive`: the allowed filters present, in the request's order, as the

@@ -52,9 +52,9 @@ extension WebApp {
                         "list", ListScreen(Character.self, page: answer, query: fields, csrf: token.value), token: token
                     )
                 }
-                let kept = RecordKind.character.filters.compactMap { name in fields.filter(name).map { (name, $0) } }
-                let page = fields.page > 1 ? [("page", String(fields.page))] : []
-                return WebPage.redirect(Self.link(RecordKind.character.appPath, kept + page))
+                let kind = RecordKind.character
+                return WebPage.redirect(
+                    ListScreen.link(kind, given: ListScreen.filters(kind, fields), page: fields.page))
             }
         }
         registerFavoritesAndStats(on: router)
@@ -73,8 +73,20 @@ extension WebApp {
         router.get(RouterPath(stringLiteral: String(Record.kind.appPath.dropFirst()))) { request, _ in
             await page(request) { token in
                 let query = PublicQuery(request.uri.query)
+                let kind = Record.kind
+                guard !query.matchesNothing(in: kind) else {
+                    return WebPage.problem(
+                        heading: "Nothing here", message: "no \(kind.rawValue) matches these filters and this page",
+                        status: .notFound, back: kind.appPath, token: token)
+                }
                 let answer = try await reader.list(
                     Record.self, Record.ListParamsType(page: query.page, filter: query.filter))
+                if answer.page > answer.pages, answer.pages > 0 {
+                    let last = ListScreen.link(kind, given: ListScreen.filters(kind, query), page: answer.pages)
+                    return WebPage.problem(
+                        heading: "Nothing here", message: "there are \(answer.pages) pages of these \(kind.plural)",
+                        status: .notFound, back: last, token: token)
+                }
                 return WebPage.render(
                     "list", ListScreen(Record.self, page: answer, query: query, csrf: token.value), token: token)
             }
@@ -93,7 +105,7 @@ extension WebApp {
                 let id = try Self.id(context)
                 let method = fields["action"] == "remove" ? RPCMethods.favoritesRemove : RPCMethods.favoritesAdd
                 _ = try await reader.call(method, IDParams(id: id))
-                return WebPage.redirect(Self.back(fields, or: "\(RecordKind.character.appPath)/\(id)"))
+                return WebPage.redirect("\(RecordKind.character.appPath)/\(id)")
             }
         }
         router.get("app/stats") { request, _ in
@@ -188,27 +200,5 @@ extension WebApp {
             throw RPCError(.notFound, "there is no such record", service: ServiceName.gateway.rawValue)
         }
         return id
-    }
-}
-
-/// `/`: every screen, with what it is for.
-struct HomeScreen {
-    struct Link {
-        var href: String
-        var label: String
-        var about: String
-    }
-
-    var frame: PageFrame
-    var links: [Link]
-
-    init(csrf: String) {
-        frame = PageFrame(title: "rnm", current: nil, csrf: csrf)
-        let about = [
-            "cards with filters and pages, pull-to-refresh as a button", "places and who lives there",
-            "every episode and its characters", "the characters you marked", "characters per status",
-            "universities by country, every name whole", "the offline mirror and the upstreams",
-        ]
-        links = zip(PageFrame.screens, about).map { Link(href: $0.0.path, label: $0.0.label, about: $0.1) }
     }
 }

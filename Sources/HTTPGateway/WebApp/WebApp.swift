@@ -11,11 +11,13 @@ import RnmAPI
 struct WebApp: Sendable {
     let reader: GatewayReader
     let sync: SyncJob
+    let writeGuard: WriteGuard
     let logger: Logger
 
-    init(reader: GatewayReader, logger: Logger) {
+    init(reader: GatewayReader, publicURL: String, logger: Logger) {
         self.reader = reader
         self.sync = SyncJob(reader: reader)
+        self.writeGuard = WriteGuard(publicURL: publicURL)
         self.logger = logger
     }
 
@@ -96,15 +98,10 @@ struct WebApp: Sendable {
                 token: token)
         }
         let fields = PublicQuery(text)
-        if let refusal = WriteGuard.refusal(of: request, fields: fields) {
+        if let refusal = writeGuard.refusal(of: request, fields: fields) {
             return WebPage.problem(heading: "Refused", message: refusal, status: .forbidden, back: back, token: token)
         }
         return await page(request, back: back) { token in try await body(fields, token) }
     }
 
-    /// The app's path inside rnm named by a form's `back` field, or `fallback` (never another site).
-    static func back(_ fields: PublicQuery, or fallback: String) -> String {
-        guard let back = fields["back"], back.hasPrefix("/app/"), !back.hasPrefix("//") else { return fallback }
-        return back
-    }
 }

@@ -16,8 +16,15 @@ enum AppScript {
             text.textContent = state.summary;
           };
           const poll = async () => {
-            const answer = await fetch("/app/offline/progress", { headers: { "Accept": "application/json" } });
-            const state = await answer.json();
+            let state;
+            try {
+              const answer = await fetch("/app/offline/progress", { headers: { "Accept": "application/json" } });
+              state = await answer.json();
+            } catch (error) {
+              // rnm restarting, or a moment without the network: ask again.
+              setTimeout(poll, 1000);
+              return;
+            }
             show(state);
             if (state.running) { setTimeout(poll, 400); } else if (state.finished) { location.reload(); }
           };
@@ -26,7 +33,8 @@ enum AppScript {
             form.querySelector("button").disabled = true;
             const answer = await fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)),
               headers: { "Accept": "application/json" } });
-            if (!answer.ok) {
+            // 409: a sync is running already (another tab): follow it.
+            if (!answer.ok && answer.status !== 409) {
               text.textContent = "The sync could not start (" + answer.status + ")."; panel.hidden = false;
               form.querySelector("button").disabled = false; return; }
             poll();

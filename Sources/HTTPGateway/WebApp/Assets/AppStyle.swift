@@ -45,7 +45,7 @@ enum AppStyle {
           display: flex; flex-direction: column; height: 100%; }
         .card img { width: 100%; height: auto; aspect-ratio: 1; display: block; background: var(--line); }
         .card .body { padding: 10px 12px; }
-        .card h3 { font-size: 1.05rem; margin: 0 0 4px; overflow-wrap: anywhere; }
+        .card .title { display: block; font-size: 1.05rem; margin: 0 0 4px; overflow-wrap: anywhere; }
         .card p { margin: 0; color: var(--muted); font-size: .92rem; overflow-wrap: anywhere; }
         .status::before { content: "●"; margin-right: 4px; }
         .status-alive::before { color: var(--alive); } .status-dead::before { color: var(--dead); }

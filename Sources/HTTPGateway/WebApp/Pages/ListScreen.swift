@@ -50,7 +50,7 @@ struct ListScreen {
     ) {
         let kind = Record.kind
         let heading = kind.plural.capitalized
-        let given = kind.filters.compactMap { name in query.filter(name).map { (name, $0) } }
+        let given = Self.filters(kind, query)
         frame = PageFrame(
             title: result.page > 1 ? "\(heading), page \(result.page)" : heading, current: kind.appPath,
             freshness: [result.freshness], csrf: csrf)
@@ -73,9 +73,7 @@ struct ListScreen {
         empty = result.items.isEmpty
         cards = result.items.map(\.card)
         let noun = result.count == 1 ? kind.rawValue : kind.plural
-        func href(_ page: Int) -> String {
-            WebApp.link(kind.appPath, given + (page > 1 ? [("page", String(page))] : []))
-        }
+        func href(_ page: Int) -> String { Self.link(kind, given: given, page: page) }
         pager =
             result.pages == 0
             ? nil
@@ -83,5 +81,15 @@ struct ListScreen {
                 summary: "Page \(result.page) of \(result.pages) · \(result.count) \(noun)",
                 previous: result.page > 1 && result.page <= result.pages ? href(result.page - 1) : nil,
                 next: result.page < result.pages ? href(result.page + 1) : nil)
+    }
+
+    /// The kind's filters `query` gives, in the kind's order.
+    static func filters(_ kind: RecordKind, _ query: PublicQuery) -> [(String, String)] {
+        kind.filters.compactMap { name in query.filter(name).map { (name, $0) } }
+    }
+
+    /// A page of the kind's screen with those filters (no `page` for the first).
+    static func link(_ kind: RecordKind, given: [(String, String)], page: Int) -> String {
+        WebApp.link(kind.appPath, given + (page > 1 ? [("page", String(page))] : []))
     }
 }

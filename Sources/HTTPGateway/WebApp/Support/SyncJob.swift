@@ -52,10 +52,10 @@ final class SyncJob: Sendable {
                 progress(update, "Universities")
             }
             summary.append("\(universities.universities) universities of \(universities.countries) countries")
-            finish("Available offline: " + summary.joined(separator: "; ") + ".")
+            finish("Available offline: " + summary.joined(separator: "; ") + ".", completed: true)
         } catch {
             let done = summary.isEmpty ? "" : " (done: \(summary.joined(separator: "; ")))"
-            finish("The sync stopped: \(PublicResponse.describe(error).message)\(done).")
+            finish("The sync stopped: \(PublicResponse.describe(error).message)\(done).", completed: false)
         }
     }
 
@@ -63,12 +63,12 @@ final class SyncJob: Sendable {
         state.withLock { ($0.done, $0.total, $0.summary) = (update.done, update.total, "\(what): \(update.message)") }
     }
 
-    private func finish(_ summary: String) {
+    private func finish(_ summary: String, completed: Bool) {
         state.withLock { state in
             state.running = false
             state.finished = true
             state.summary = summary
-            if state.total > 0 { state.done = state.total }
+            if completed, state.total > 0 { state.done = state.total }
         }
     }
 }

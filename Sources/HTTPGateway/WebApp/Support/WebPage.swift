@@ -24,11 +24,16 @@ struct PageFrame {
     var assetVersion = WebAssets.version
     var version = rnmVersion
 
-    /// The screens, in the bar's order: `current` is marked for assistive technology too.
-    static let screens: [(path: String, label: String)] = [
-        ("/app/characters", "Characters"), ("/app/locations", "Locations"), ("/app/episodes", "Episodes"),
-        ("/app/favorites", "Favorites"), ("/app/stats", "Statistics"), ("/app/universities", "Universities"),
-        ("/app/offline", "Offline"),
+    /// The screens, in the bar's order (`current` is marked for assistive technology too), with
+    /// what each is for (the home page says it).
+    static let screens: [(path: String, label: String, about: String)] = [
+        ("/app/characters", "Characters", "cards with filters and pages, pull-to-refresh as a button"),
+        ("/app/locations", "Locations", "places and who lives there"),
+        ("/app/episodes", "Episodes", "every episode and its characters"),
+        ("/app/favorites", "Favorites", "the characters you marked"),
+        ("/app/stats", "Statistics", "characters per status"),
+        ("/app/universities", "Universities", "universities by country, every name whole"),
+        ("/app/offline", "Offline", "the offline mirror and the upstreams"),
     ]
 
     init(title: String, current: String?, freshness: [Freshness?] = [], csrf: String) {

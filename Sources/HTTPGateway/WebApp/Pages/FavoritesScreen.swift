@@ -1,0 +1,12 @@
+import RnmAPI
+
+/// The favorites, as cards.
+struct FavoritesScreen {
+    var frame: PageFrame
+    var cards: [Card]
+
+    init(_ list: FavoriteList, csrf: String) {
+        frame = PageFrame(title: "Favorites", current: "/app/favorites", csrf: csrf)
+        cards = list.items.map(\.card)
+    }
+}
