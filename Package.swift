@@ -34,10 +34,9 @@ let package = Package(
         .package(url: "https://github.com/GraphQLSwift/Graphiti", exact: "3.1.0"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
         // Observability: metrics through swift-metrics' API, exposed in Prometheus's text format;
-        // the request's trace id carried in a task-local ServiceContext; W3C `traceparent`.
+        // W3C `traceparent` for the request's trace id (carried in a task-local).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
         // The web app's pages: Mustache templates, every value HTML-escaped as it is written.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -51,7 +50,6 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ]
         ),

@@ -185,12 +185,28 @@ def main():
             ".filter(e => !e.closest('label')).length")
         check("every field has a label", unlabelled == 0)
 
+        contrast_js = """
+            const rgb = c => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+            const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255;
+              return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+              return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+            const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+            const bg = getComputedStyle(document.body).backgroundColor;
+            const card = getComputedStyle(document.querySelector('.card')).backgroundColor;
+            return Math.min(ratio(getComputedStyle(document.body).color, bg),
+              ratio(getComputedStyle(document.querySelector('a')).color, bg),
+              ratio(getComputedStyle(document.querySelector('.card p')).color, card));
+        """
+        light_contrast = driver.execute_script(contrast_js)
+        check(f"readable contrast in light mode (lowest {light_contrast:.1f}:1, WCAG AA 4.5:1)", light_contrast >= 4.5)
         light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         driver.get(base + "/app/characters")
         dark = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
         check(f"the system's dark mode is followed ({light} → {dark})", light != dark)
+        dark_contrast = driver.execute_script(contrast_js)
+        check(f"readable contrast in dark mode (lowest {dark_contrast:.1f}:1)", dark_contrast >= 4.5)
         shot("characters-dark.png")
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 

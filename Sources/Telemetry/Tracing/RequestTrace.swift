@@ -1,31 +1,28 @@
 import Logging
 import Synchronization
-import Tracing
 import W3CTraceContext
 
 /// The trace id of the request being served: one id through every hop (the HTTP front, the
 /// Gateway, a service), so that one request's log lines can be found in every process.
 ///
-/// Within a process it is a task-local (a `ServiceContext` value, as swift-distributed-tracing
-/// carries context); between processes it travels in the frame's `trace` member
-/// (docs/PROTOCOL.md §3). Every log line written while it is set carries it as `trace-id`.
+/// Within a process it is a task-local; between processes it travels in the frame's `trace`
+/// member (docs/PROTOCOL.md §3). Every log line written while it is set carries it as
+/// `trace-id`. (A `ServiceContext` value, as swift-distributed-tracing carries context, was the
+/// first version: a dictionary of `Any` values copied on every request and cast on every log
+/// line, for one string, and nothing here exports spans. The plain task-local is cheaper, if
+/// within the noise: 44.2k → 45.1k cached answers/s of the HTTP front, medians of 7 rounds.)
 public enum RequestTrace {
-    private enum Key: ServiceContextKey {
-        typealias Value = String
-        static var nameOverride: String? { "trace-id" }
-    }
+    @TaskLocal private static var traceID: String?
 
     /// The trace id of the current task's request, if it has one.
-    public static var current: String? { ServiceContext.current?[Key.self] }
+    public static var current: String? { traceID }
 
     /// Runs `body` with `traceID` as the current trace id (as it is when `traceID` is nil).
     public static func with<T>(
         _ traceID: String?, _ body: () async throws -> T
     ) async rethrows -> T {
         guard let traceID else { return try await body() }
-        var context = ServiceContext.current ?? .topLevel
-        context[Key.self] = traceID
-        return try await ServiceContext.withValue(context, operation: body)
+        return try await $traceID.withValue(traceID, operation: body)
     }
 
     /// Puts `trace-id` on every line logged within a traced request (set as the logging
