@@ -148,7 +148,7 @@ def http_front(system, seconds, rounds):
     if not (shutil.which("wrk") and shutil.which("nginx")):
         print("(wrk or nginx not installed: HTTP figures skipped; apt-get install wrk nginx-light)", file=sys.stderr)
         return {}, None
-    port, nginx_port = free_port(), free_port()
+    port, nginx_port, proxy_port = free_port(), free_port(), free_port()
     env = dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}", RNM_PUBLIC_URL=f"http://127.0.0.1:{port}")
     http = subprocess.Popen([os.path.join(system.bin, "HTTPGateway")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/api/character/1"
@@ -168,10 +168,19 @@ def http_front(system, seconds, rounds):
             f.write(body)
         config = os.path.join(system.dir, "nginx.conf")
         with open(config, "w") as f:
+            # Two servers of one nginx worker: the bytes from a file, and what a user would
+            # otherwise put in front of the API, proxy_cache (issue 28), in front of the same
+            # test upstream rnm uses.
+            upstream = system.env["RNM_RICKANDMORTY_URL"].rsplit("/api", 1)[0]
             f.write(f"""user root; worker_processes 1; daemon off; pid {system.dir}/nginx.pid;
 error_log {system.dir}/nginx-error.log; events {{ worker_connections 1024; }}
-http {{ access_log off; server {{ listen 127.0.0.1:{nginx_port}; root {system.dir}/www;
-  location / {{ default_type application/json; }} }} }}
+http {{ access_log off;
+  proxy_cache_path {system.dir}/nginx-cache levels=1:2 keys_zone=rnm:10m max_size=100m inactive=10m use_temp_path=off;
+  server {{ listen 127.0.0.1:{nginx_port}; root {system.dir}/www;
+    location / {{ default_type application/json; }} }}
+  server {{ listen 127.0.0.1:{proxy_port};
+    location / {{ proxy_pass {upstream}; proxy_cache rnm; proxy_cache_valid 200 10m;
+      proxy_ignore_headers Cache-Control Expires Set-Cookie; proxy_http_version 1.1; }} }} }}
 """)
         nginx = subprocess.Popen(["nginx", "-c", config, "-p", system.dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -190,14 +199,24 @@ http {{ access_log off; server {{ listen 127.0.0.1:{nginx_port}; root {system.di
                 f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                         'wrk.body = \'{"query":"{ character(id: 1) { name } }"}\'\n')
             graphql_url = f"http://127.0.0.1:{port}/graphql"
-            front, reference, graphql = [], [], []
+            proxy_url = f"http://127.0.0.1:{proxy_port}/api/character/1"
+            urllib.request.urlopen(proxy_url, timeout=5).read()
+            front, reference, graphql, proxy, front1, proxy1 = [], [], [], [], [], []
             for _ in range(max(1, rounds)):
                 front.append(wrk(url, 32, seconds))
                 reference.append(wrk(f"http://127.0.0.1:{nginx_port}/api/character/1", 32, seconds))
+                proxy.append(wrk(proxy_url, 32, seconds))
+                front1.append(wrk(url, 1, seconds))
+                proxy1.append(wrk(proxy_url, 1, seconds))
                 graphql.append(wrk(graphql_url, 32, seconds, script))
             middle = lambda runs: sorted(runs, key=lambda r: r["perSecond"])[len(runs) // 2]
             results = {"HTTPGateway GET /api/character/1, 32 conns (wrk)": middle(front),
                        "nginx, same bytes from a file, 32 conns (wrk)": middle(reference),
+                       "nginx proxy_cache hit in front of the upstream, 32 conns (wrk)": middle(proxy),
+                       "HTTPGateway GET /api/character/1, 1 conn (wrk)": middle(front1),
+                       "nginx proxy_cache hit, 1 conn (wrk)": middle(proxy1),
+                       "proxyRatios": [f["perSecond"] / p["perSecond"] for f, p in zip(front, proxy)],
+                       "p50Ratio": statistics.median(f["p50Us"] / p["p50Us"] for f, p in zip(front1, proxy1)),
                        "HTTPGateway POST /graphql { character(id: 1) { name } }, 32 conns (wrk)": middle(graphql),
                        "ratios": [f["perSecond"] / n["perSecond"] for f, n in zip(front, reference)],
                        "graphqlRatios": [g["perSecond"] / f["perSecond"] for g, f in zip(graphql, front)],
@@ -392,6 +411,8 @@ def main():
         deep_ms = http_results.pop("deepMs", None)
         deep_computed_ms = http_results.pop("deepComputedMs", None)
         app_page_ms = http_results.pop("appPageMs", None)
+        proxy_ratios = http_results.pop("proxyRatios", [])
+        p50_ratio = http_results.pop("p50Ratio", None)
         results.update(http_results)
 
         env = dict(system.env, NO_COLOR="1")
@@ -482,6 +503,12 @@ def main():
               f"{deep_computed_ms:.1f} ms", "≤ 50 ms", deep_computed_ms <= 50)
         check("the same deep query repeated (the micro-cache answers within RNM_HTTP_CACHE_MS), median of 30",
               f"{deep_ms:.1f} ms", "≤ 50 ms", deep_ms <= 50)
+    if proxy_ratios:
+        spread = ", ".join(f"{r:.2f}" for r in proxy_ratios)
+        median = statistics.median(proxy_ratios)
+        check(f"HTTPGateway cached GET ÷ nginx proxy_cache hit at 32 conns (rounds: {spread})",
+              f"{median:.2f}×", "≥ 0.50×", median >= 0.5)
+        check("HTTPGateway cached GET p50 at 1 conn ÷ nginx proxy_cache's", f"{p50_ratio:.2f}×", "≤ 2×", p50_ratio <= 2)
     if app_page_ms is not None:
         check("web app: a characters page rendered from the cache (HTML of 20 cards), median of 30",
               f"{app_page_ms:.1f} ms", "≤ 20 ms", app_page_ms <= 20)

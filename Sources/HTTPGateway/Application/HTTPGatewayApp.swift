@@ -79,6 +79,7 @@ enum HTTPGatewayApp {
         let shapes = PublicShapes(apiBase: base + "/api")
         let cache = ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes)
         let instruments = configuration.instruments
+        let httpMetrics = HTTPMetrics(instruments: instruments)
         let router = PublicAPIRoutes.router(
             endpoints: RickAndMortyEndpoints(reader: reader, shapes: shapes, logger: logger),
             universities: UniversitySearch(reader: reader, logger: logger),
@@ -86,7 +87,7 @@ enum HTTPGatewayApp {
                 schema: RickAndMortySchema.schema, reader: reader, shapes: shapes, limits: configuration.graphQL,
                 documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
-            cache: cache, metrics: HTTPMetrics(instruments: instruments),
+            cache: cache, metrics: httpMetrics,
             webApp: WebApp(reader: reader, publicURL: base, logger: logger),
             scrape: SharedScrape {
                 await MetricsScrape.collect(own: [.init(process: "http", exposition: instruments.exposition())]) {
@@ -107,6 +108,8 @@ enum HTTPGatewayApp {
             additionalChannelHandlers: [
                 ConnectionLimitHandler(gate: gate), SendTimeoutHandler(timeout: sendTimeout),
                 ParseErrorBodyHandler(maxHeaderBytes: configuration.maxHeaderBytes),
+                // Micro-cache hits answered where they are read (issue 28).
+                MicroCacheFastPathInstaller { MicroCacheFastPath(cache: cache, metrics: httpMetrics) },
             ],
             idleTimeout: TimeAmount(configuration.idleTimeout),
             httpDecoderConfiguration: .init(

@@ -85,7 +85,9 @@ struct GraphQLEndpoint: Sendable {
         if errors.isEmpty, result.data != nil, let freshness = report?.freshness, freshness.source == .cache,
             !freshness.stale, freshness.revalidating != true
         {
-            answers.store(key, body: bytes, contentType: contentType, age: Int(response.headers[.age] ?? "") ?? 0)
+            answers.store(
+                key, body: bytes, contentType: contentType, age: Int(response.headers[.age] ?? "") ?? 0,
+                route: "/graphql")
         }
         return response
     }

@@ -19,6 +19,10 @@ struct ResponseCache: Sendable {
         var age: Int
         /// Its `Cache-Control`, if it had one (an avatar's year).
         var cacheControl: String?
+        /// The route it was answered by (`/api/character/{id}`): its metrics' label.
+        var route: String
+        /// Its `ETag` (``ETag/of(_:)``).
+        var etag: String
 
         /// The headers of this answer repeated at `now`: its type, `Cache-Status: rnm; hit`,
         /// and its `Age` grown by the time it was kept.
@@ -26,6 +30,7 @@ struct ResponseCache: Sendable {
             let elapsed = Int((now - storedAt).components.seconds)
             var headers: HTTPFields = [
                 .contentType: contentType, PublicResponse.cacheStatus: "rnm; hit", .age: String(age + elapsed),
+                .eTag: etag,
             ]
             if let cacheControl { headers[.cacheControl] = cacheControl }
             return headers
@@ -51,11 +56,13 @@ struct ResponseCache: Sendable {
 
     func store(
         _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil,
-        now: ContinuousClock.Instant = .now
+        route: String = "unmatched", now: ContinuousClock.Instant = .now
     ) {
         guard isEnabled else { return }
         entries.store(
-            Entry(body: body, contentType: contentType, age: age, cacheControl: cacheControl), for: key,
+            Entry(
+                body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,
+                etag: ETag.of(body)), for: key,
             size: body.readableBytes,
             expires: now + ttl, now: now)
     }
@@ -78,6 +85,9 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         if let (entry, storedAt) = cache.lookup(key, now: now) {
             hits.increment()
             var headers = entry.headers(storedAt: storedAt, now: now)
+            if let tags = request.headers[.ifNoneMatch], ETag.matches(tags, entry.etag) {
+                return Response(status: .notModified, headers: headers, body: ResponseBody())
+            }
             if request.method == .head {
                 headers[.contentLength] = String(entry.body.readableBytes)
                 return Response(status: .ok, headers: headers, body: ResponseBody())
@@ -95,7 +105,8 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         response.body = ResponseBody(byteBuffer: collector.buffer)
         cache.store(
             key, body: collector.buffer, contentType: contentType, age: response.headers[.age].flatMap { Int($0) } ?? 0,
-            cacheControl: response.headers[.cacheControl], now: now)
+            cacheControl: response.headers[.cacheControl], route: context.endpointPath ?? "unmatched", now: now)
+        response.headers[.eTag] = ETag.of(collector.buffer)
         return response
     }
 }

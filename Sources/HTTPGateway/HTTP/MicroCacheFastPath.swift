@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+import Telemetry
+
+/// Answers a `GET` or `HEAD` whose answer the micro-cache holds (``ResponseCache``) where the
+/// request is read, on the connection's event loop: no task, no router, no middleware chain,
+/// no copy of the body (issue 28, "a micro-cache hit should cost about what nginx's cache hit
+/// costs"). Everything else goes on to Hummingbird, unchanged.
+///
+/// It sits after Hummingbird's connection state handler (installed there by
+/// ``MicroCacheFastPathInstaller``), so that keep-alive, `Connection: close` and the idle
+/// timeout see these requests and answers as their own. Pipelined requests keep their order:
+/// a hit is answered here only when no request passed on is still unanswered.
+///
+/// What a hit gets is what the router gives it (``ResponseCacheMiddleware``): its stored type,
+/// `Cache-Status: rnm; hit`, its `Age`, its `ETag` (and `304` for a matching `If-None-Match`),
+/// `Access-Control-Allow-Origin: *`, a `traceparent` (the caller's continued, or new), and
+/// its metrics (`rnm_http_requests_total` by the route it was stored from, its duration, the
+/// micro-cache hit). Measured: BENCHMARKS.md "Session 10".
+final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let cache: ResponseCache
+    private let metrics: HTTPMetrics
+    /// The rest of a request answered here (its end, any body): not passed on.
+    private var swallowing = false
+    /// Requests passed on to Hummingbird whose answers have not ended yet: while there are,
+    /// a hit is passed on too (Hummingbird answers pipelined requests in order; one answered
+    /// here meanwhile would overtake them).
+    private var passedOn = 0
+
+    init(cache: ResponseCache, metrics: HTTPMetrics) {
+        self.cache = cache
+        self.metrics = metrics
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            if passedOn == 0, answer(request, context: context) {
+                swallowing = true
+                return
+            }
+            passedOn += 1
+            context.fireChannelRead(data)
+        case .body, .end:
+            if swallowing {
+                if case .end = unwrapInboundIn(data) { swallowing = false }
+                return
+            }
+            context.fireChannelRead(data)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
+        context.write(data, promise: promise)
+    }
+
+    /// Writes the cached answer to `request`, if the micro-cache has one; whether it did.
+    private func answer(_ request: HTTPRequest, context: ChannelHandlerContext) -> Bool {
+        guard cache.isEnabled, request.method == .get || request.method == .head, let target = request.path,
+            !WebApp.owns(target)
+        else { return false }
+        let now = ContinuousClock.now
+        guard let (entry, storedAt) = cache.lookup(target, now: now) else { return false }
+        let trace = RequestTrace.continuing(traceparent: request.headerFields[.traceparent])
+        var headers = entry.headers(storedAt: storedAt, now: now)
+        headers[.accessControlAllowOrigin] = "*"
+        headers[.traceparent] = trace.traceparent
+        headers[.date] = HTTPDate.now()
+        let notModified = request.headerFields[.ifNoneMatch].map { ETag.matches($0, entry.etag) } ?? false
+        let status: HTTPResponse.Status = notModified ? .notModified : .ok
+        if !notModified { headers[.contentLength] = String(entry.body.readableBytes) }
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
+        if request.method == .get, !notModified { context.write(wrapOutboundOut(.body(entry.body)), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        metrics.cacheHits.increment()
+        metrics.answered(route: entry.route, status: status.code, after: ContinuousClock.now - now)
+        return true
+    }
+}
+
+/// Puts ``MicroCacheFastPath`` after Hummingbird's connection state handler, which is added
+/// after the handlers a configuration may give: this one is among those, and puts it there at
+/// the connection's first read (then only passes reads on).
+final class MicroCacheFastPathInstaller: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+
+    private let makeFastPath: () -> MicroCacheFastPath
+
+    init(_ makeFastPath: @escaping () -> MicroCacheFastPath) {
+        self.makeFastPath = makeFastPath
+    }
+
+    private var installed = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !installed {
+            installed = true
+            let pipeline = context.pipeline.syncOperations
+            if let state = try? pipeline.handler(type: HTTPConnectionStateHandler.self) {
+                try? pipeline.addHandler(makeFastPath(), position: .after(state))
+            }
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+/// An HTTP `Date` (RFC 9110, `Tue, 25 Nov 2026 16:00:00 GMT`), made once a second.
+enum HTTPDate {
+    private static let cached = Mutex<(second: Int, text: String)>((0, ""))
+
+    static func now() -> String {
+        var seconds = time(nil)
+        let second = Int(seconds)
+        if let text = cached.withLock({ $0.second == second ? $0.text : nil }) { return text }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 40)
+        let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        let text = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        cached.withLock { $0 = (second, text) }
+        return text
+    }
+}
+
+/// Entity tags of the micro-cache's answers (weak: the same bytes, not the same
+/// representation's every header).
+enum ETag {
+    /// `W/"<FNV-1a of the body>"`.
+    static func of(_ body: ByteBuffer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        body.withUnsafeReadableBytes { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        return "W/\"\(String(hash, radix: 16))\""
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (or is `*`); weak comparison.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        let tag = opaque(etag)
+        for part in header.split(separator: ",") {
+            let candidate = String(part).trimmingWhitespace
+            if candidate == "*" || opaque(candidate) == tag { return true }
+        }
+        return false
+    }
+
+    /// The tag without its weakness mark (`W/`).
+    private static func opaque(_ tag: String) -> Substring {
+        tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...]
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
+@testable import HTTPGateway
+import TestSupport
+import Testing
+
+/// Issue 28: a micro-cache hit answered where it is read, with everything the router gives it.
+@Suite("HTTPGateway: micro-cache hits", .serialized, .cleansUp)
+struct MicroCacheFastPathTests {
+    @Test("a repeated read: the same body and headers, an ETag and 304 for it, HEAD, keep-alive, metrics counted")
+    func repeatedRead() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) { $0.cacheTTL = .seconds(60) }
+            _ = try await http.get("/api/character/2")
+            let first = try await http.get("/api/character/2")
+            #expect(first.status == 200 && first.header("cache-status") == "rnm; hit")
+            let etag = try #require(first.header("etag"))
+            let asked = system.characterUpstream.requestCount
+            let hit = try await http.get(
+                "/api/character/2",
+                headers: [("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")])
+            #expect(hit.status == 200 && hit.body == first.body)
+            #expect(hit.header("cache-status") == "rnm; hit" && hit.header("etag") == etag)
+            #expect(hit.header("content-type") == "application/json; charset=utf-8")
+            #expect(hit.header("access-control-allow-origin") == "*" && hit.header("date") != nil)
+            #expect(hit.header("traceparent")?.hasPrefix("00-4bf92f3577b34da6a3ce929d0e0e4736-") == true)
+            #expect(system.characterUpstream.requestCount == asked)
+            let notModified = try await http.get("/api/character/2", headers: [("If-None-Match", etag)])
+            #expect(notModified.status == 304 && notModified.body.isEmpty && notModified.header("etag") == etag)
+            let otherTag = try await http.get("/api/character/2", headers: [("If-None-Match", "W/\"0\"")])
+            #expect(otherTag.status == 200 && otherTag.body == first.body)
+            let head = try await http.get("/api/character/2", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.header("content-length") == String(first.body.count))
+            // Several reads on one kept-alive connection, in order.
+            let port = http.port
+            let statuses = await onOwnThread {
+                pipelinedStatuses(
+                    port: port, targets: ["/api/character/2", "/api/character/99999", "/api/character/2"])
+            }
+            #expect(statuses == [200, 404, 200])
+            let metrics = try await http.get("/metrics")
+            let exposition = try Exposition(metrics.text)
+            #expect(exposition.value("rnm_http_cache_hits_total", ["process": "http"]) >= 5)
+            #expect(
+                exposition.value(
+                    "rnm_http_requests_total", ["process": "http", "route": "/api/character/{id}", "status": "304"])
+                    == 1)
+        }
+    }
+}
+
+/// Sends `targets` as pipelined GETs on one connection (the last asks to close it), reads to
+/// the end, and returns the statuses in the order they came. Blocking: on a thread of its own.
+private func pipelinedStatuses(port: Int, targets: [String]) -> [Int] {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+    guard connected else { return [] }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let requests = targets.enumerated().map { index, target in
+        "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(index == targets.count - 1 ? "Connection: close\r\n" : "")\r\n"
+    }.joined()
+    _ = Array(requests.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { break }
+        received += chunk[0..<count]
+    }
+    let text = String(decoding: received, as: UTF8.self)
+    return text.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
+}
