@@ -85,3 +85,23 @@ private func pipelinedStatuses(port: Int, targets: [String]) -> [Int] {
     let text = String(decoding: received, as: UTF8.self)
     return text.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
 }
+
+@Suite("HTTPGateway: ETags", .serialized, .cleansUp)
+struct ETagTests {
+    @Test("an answer fetched for this request has an ETag too, and If-None-Match with it is 304")
+    func fetchedAnswer() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
+            let first = try await http.get("/api/character/3")
+            #expect(first.header("cache-status") == "rnm; fwd=miss; stored")
+            let etag = try #require(first.header("etag"))
+            let again = try await http.get("/api/character/3", headers: [("If-None-Match", etag)])
+            #expect(again.status == 304 && again.body.isEmpty)
+            let list = try await http.get("/api/character/?page=2")
+            let listTag = try #require(list.header("etag"))
+            #expect(listTag != etag)
+            #expect(try await http.get("/api/character/?page=2", headers: [("If-None-Match", listTag)]).status == 304)
+        }
+    }
+}

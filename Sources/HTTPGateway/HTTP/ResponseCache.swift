@@ -68,8 +68,13 @@ struct ResponseCache: Sendable {
     }
 }
 
-/// Serves `GET`/`HEAD` from the ``ResponseCache`` and fills it with fresh cached answers.
+/// Serves `GET`/`HEAD` from the ``ResponseCache`` (when ``MicroCacheFastPath`` has not: a
+/// pipelined request behind another), fills it with fresh cached answers, and tags every
+/// public `GET` answer with an `ETag` (`304` for a matching `If-None-Match`).
 struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Answers larger than this get no ETag (hashing them would cost more than it saves).
+    static var maxTaggedBytes: Int { 4 << 20 }
+
     let cache: ResponseCache
     /// Counts the answers repeated from memory.
     let hits: Counter
@@ -77,7 +82,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard cache.isEnabled, request.method == .get || request.method == .head else {
+        guard request.method == .get || request.method == .head else {
             return try await next(request, context)
         }
         let key = request.uri.description
@@ -95,18 +100,28 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
         }
         var response = try await next(request, context)
+        // Every public answer of a GET gets an ETag (a client sending it back gets a 304 and no
+        // body); one fresh from rnm's cache is also kept here.
         guard request.method == .get, response.status == .ok, response.headers[.vary] == nil,
-            response.headers[PublicResponse.cacheStatus] == "rnm; hit",
-            let contentType = response.headers[.contentType], let length = response.body.contentLength,
-            length <= cache.maxBytes / 4
+            !WebApp.owns(request.uri.path), let contentType = response.headers[.contentType],
+            let length = response.body.contentLength, length <= Self.maxTaggedBytes
         else { return response }
         let collector = BodyCollector()
         try await response.body.write(collector)
         response.body = ResponseBody(byteBuffer: collector.buffer)
-        cache.store(
-            key, body: collector.buffer, contentType: contentType, age: response.headers[.age].flatMap { Int($0) } ?? 0,
-            cacheControl: response.headers[.cacheControl], route: context.endpointPath ?? "unmatched", now: now)
-        response.headers[.eTag] = ETag.of(collector.buffer)
+        let etag = ETag.of(collector.buffer)
+        response.headers[.eTag] = etag
+        if response.headers[PublicResponse.cacheStatus] == "rnm; hit", length <= cache.maxBytes / 4 {
+            cache.store(
+                key, body: collector.buffer, contentType: contentType,
+                age: response.headers[.age].flatMap { Int($0) } ?? 0, cacheControl: response.headers[.cacheControl],
+                route: context.endpointPath ?? "unmatched", now: now)
+        }
+        if let tags = request.headers[.ifNoneMatch], ETag.matches(tags, etag) {
+            response.status = .notModified
+            response.headers[.contentLength] = nil
+            response.body = ResponseBody()
+        }
         return response
     }
 }
