@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
         // The web app's pages: Mustache templates, every value HTML-escaped as it is written.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // gzip of the micro-cache's answers, compressed once when stored.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // What every process reports: its metrics (one table of them, a Prometheus registry),
@@ -179,6 +181,7 @@ let package = Package(
                 .product(name: "Graphiti", package: "Graphiti"),
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         // Each program's thin `main`: the code lives in the library of the same name, so that

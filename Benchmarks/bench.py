@@ -127,11 +127,12 @@ class System:
             upstream.wait(5)
 
 
-def wrk(url, connections, seconds, script=None):
+def wrk(url, connections, seconds, script=None, header=None):
     """Requests/s and p50/p99 latency (µs) of wrk with one thread, `connections` connections
     (`script`: a wrk Lua script, e.g. one that POSTs a body)."""
     command = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency"]
     command += ["-s", script] if script else []
+    command += ["-H", header] if header else []
     out = subprocess.run(command + [url], capture_output=True, text=True, timeout=seconds * 4 + 30, check=True).stdout
     def micros(label):
         match = re.search(rf"^\s*{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
@@ -178,7 +179,7 @@ http {{ access_log off;
   proxy_cache_path {system.dir}/nginx-cache levels=1:2 keys_zone=rnm:10m max_size=100m inactive=10m use_temp_path=off;
   server {{ listen 127.0.0.1:{nginx_port}; root {system.dir}/www;
     location / {{ default_type application/json; }} }}
-  server {{ listen 127.0.0.1:{proxy_port};
+  server {{ listen 127.0.0.1:{proxy_port}; gzip on; gzip_types application/json; gzip_min_length 1024;
     location / {{ proxy_pass {upstream}; proxy_cache rnm; proxy_cache_valid 200 10m;
       proxy_ignore_headers Cache-Control Expires Set-Cookie; proxy_http_version 1.1; }} }} }}
 """)
@@ -202,6 +203,10 @@ http {{ access_log off;
             proxy_url = f"http://127.0.0.1:{proxy_port}/api/character/1"
             urllib.request.urlopen(proxy_url, timeout=5).read()
             front, reference, graphql, proxy, front1, proxy1 = [], [], [], [], [], []
+            others = {}
+            for _, path, _ in PROXY_RUNS:
+                urllib.request.urlopen(f"http://127.0.0.1:{proxy_port}{path}", timeout=5).read()
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
             for _ in range(max(1, rounds)):
                 front.append(wrk(url, 32, seconds))
                 reference.append(wrk(f"http://127.0.0.1:{nginx_port}/api/character/1", 32, seconds))
@@ -209,6 +214,11 @@ http {{ access_log off;
                 front1.append(wrk(url, 1, seconds))
                 proxy1.append(wrk(proxy_url, 1, seconds))
                 graphql.append(wrk(graphql_url, 32, seconds, script))
+                for name, path, header in PROXY_RUNS:
+                    for server, base in (("HTTPGateway", f"http://127.0.0.1:{port}"),
+                                         ("nginx proxy_cache", f"http://127.0.0.1:{proxy_port}")):
+                        others.setdefault(f"{server} {name}, 32 conns (wrk)", []).append(
+                            wrk(base + path, 32, seconds, header=header))
             middle = lambda runs: sorted(runs, key=lambda r: r["perSecond"])[len(runs) // 2]
             results = {"HTTPGateway GET /api/character/1, 32 conns (wrk)": middle(front),
                        "nginx, same bytes from a file, 32 conns (wrk)": middle(reference),
@@ -217,6 +227,11 @@ http {{ access_log off;
                        "nginx proxy_cache hit, 1 conn (wrk)": middle(proxy1),
                        "proxyRatios": [f["perSecond"] / p["perSecond"] for f, p in zip(front, proxy)],
                        "p50Ratio": statistics.median(f["p50Us"] / p["p50Us"] for f, p in zip(front1, proxy1)),
+                       **{label: middle(runs) for label, runs in others.items()},
+                       "otherRatios": {name: statistics.median(
+                           f["perSecond"] / p["perSecond"] for f, p in zip(
+                               others[f"HTTPGateway {name}, 32 conns (wrk)"],
+                               others[f"nginx proxy_cache {name}, 32 conns (wrk)"])) for name, _, _ in PROXY_RUNS},
                        "HTTPGateway POST /graphql { character(id: 1) { name } }, 32 conns (wrk)": middle(graphql),
                        "ratios": [f["perSecond"] / n["perSecond"] for f, n in zip(front, reference)],
                        "graphqlRatios": [g["perSecond"] / f["perSecond"] for g, f in zip(graphql, front)],
@@ -238,6 +253,15 @@ http {{ access_log off;
 
 DEEP_QUERY = ("{ characters(page: 1) { results { name episode { name characters { name } } "
               "location { name residents { name } } } } }")
+
+
+# What else issue 28 compares with nginx proxy_cache: a list page, plain and gzipped (nginx
+# compresses each answer; rnm keeps the compressed copy), and an avatar.
+PROXY_RUNS = [
+    ("GET /api/character/?page=2", "/api/character/?page=2", None),
+    ("GET /api/character/?page=2 gzip", "/api/character/?page=2", "Accept-Encoding: gzip"),
+    ("GET /api/character/avatar/1.jpeg", "/api/character/avatar/1.jpeg", None),
+]
 
 
 def page_ms(url, runs=30):
@@ -413,6 +437,7 @@ def main():
         app_page_ms = http_results.pop("appPageMs", None)
         proxy_ratios = http_results.pop("proxyRatios", [])
         p50_ratio = http_results.pop("p50Ratio", None)
+        other_ratios = http_results.pop("otherRatios", {})
         results.update(http_results)
 
         env = dict(system.env, NO_COLOR="1")
@@ -509,6 +534,8 @@ def main():
         check(f"HTTPGateway cached GET ÷ nginx proxy_cache hit at 32 conns (rounds: {spread})",
               f"{median:.2f}×", "≥ 0.50×", median >= 0.5)
         check("HTTPGateway cached GET p50 at 1 conn ÷ nginx proxy_cache's", f"{p50_ratio:.2f}×", "≤ 2×", p50_ratio <= 2)
+        for name, ratio in other_ratios.items():
+            check(f"HTTPGateway {name} ÷ nginx proxy_cache at 32 conns", f"{ratio:.2f}×", "≥ 0.50×", ratio >= 0.5)
     if app_page_ms is not None:
         check("web app: a characters page rendered from the cache (HTML of 20 cards), median of 30",
               f"{app_page_ms:.1f} ms", "≤ 20 ms", app_page_ms <= 20)

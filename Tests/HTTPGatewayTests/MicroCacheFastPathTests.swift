@@ -105,3 +105,51 @@ struct ETagTests {
         }
     }
 }
+
+@Suite("HTTPGateway: gzip", .serialized, .cleansUp)
+struct GzipTests {
+    @Test(
+        "a list page from the micro-cache: gzipped for a client that takes it, whole for others, Vary on both"
+    )
+    func listPage() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) { $0.cacheTTL = .seconds(60) }
+            _ = try await http.get("/api/character/?page=3")
+            let plain = try await http.get("/api/character/?page=3")
+            #expect(plain.header("cache-status") == "rnm; hit" && plain.header("content-encoding") == nil)
+            #expect(plain.header("vary") == "Accept-Encoding")
+            let gzipped = try await http.get("/api/character/?page=3", headers: [("Accept-Encoding", "gzip, br")])
+            #expect(gzipped.header("content-encoding") == "gzip" && gzipped.header("vary") == "Accept-Encoding")
+            #expect(gzipped.body.count < plain.body.count / 2 && gzipped.body.starts(with: [0x1f, 0x8b]))
+            #expect(gzipped.header("etag") != plain.header("etag"))
+            let body = gzipped.body
+            let inflated = try #require(await onOwnThread { try? gunzip(body) } ?? nil)
+            #expect(inflated == plain.body)
+            let refused = try await http.get("/api/character/?page=3", headers: [("Accept-Encoding", "gzip;q=0")])
+            #expect(refused.header("content-encoding") == nil && refused.body == plain.body)
+            let tag = try #require(gzipped.header("etag"))
+            let revalidated = try await http.get(
+                "/api/character/?page=3", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", tag)])
+            #expect(revalidated.status == 304)
+        }
+    }
+}
+
+/// `bytes` gunzipped with the system's `gzip -d` (an independent decoder). Blocking: on a
+/// thread of its own.
+private func gunzip(_ bytes: [UInt8]) throws -> [UInt8]? {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rnm-gzip-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("body.gz")
+    try Data(bytes).write(to: file)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    process.arguments = ["-d", file.path]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return Array(try Data(contentsOf: directory.appendingPathComponent("body")))
+}

@@ -74,15 +74,16 @@ final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let now = ContinuousClock.now
         guard let (entry, storedAt) = cache.lookup(target, now: now) else { return false }
         let trace = RequestTrace.continuing(traceparent: request.headerFields[.traceparent])
-        var headers = entry.headers(storedAt: storedAt, now: now)
+        var (body, headers) = entry.representation(
+            gzip: AcceptEncoding.takesGzip(request.headerFields[.acceptEncoding]), storedAt: storedAt, now: now)
         headers[.accessControlAllowOrigin] = "*"
         headers[.traceparent] = trace.traceparent
         headers[.date] = HTTPDate.now()
-        let notModified = request.headerFields[.ifNoneMatch].map { ETag.matches($0, entry.etag) } ?? false
+        let notModified = request.headerFields[.ifNoneMatch].map { ETag.matches($0, headers[.eTag] ?? "") } ?? false
         let status: HTTPResponse.Status = notModified ? .notModified : .ok
-        if !notModified { headers[.contentLength] = String(entry.body.readableBytes) }
+        if !notModified { headers[.contentLength] = String(body.readableBytes) }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
-        if request.method == .get, !notModified { context.write(wrapOutboundOut(.body(entry.body)), promise: nil) }
+        if request.method == .get, !notModified { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         metrics.cacheHits.increment()
         metrics.answered(route: entry.route, status: status.code, after: ContinuousClock.now - now)
@@ -146,6 +147,11 @@ enum ETag {
         return "W/\"\(String(hash, radix: 16))\""
     }
 
+    /// The tag of the gzipped copy of the body whose tag is `etag`.
+    static func gzipped(_ etag: String) -> String {
+        etag.hasSuffix("\"") ? String(etag.dropLast()) + "-gzip\"" : etag + "-gzip"
+    }
+
     /// Whether an `If-None-Match` value names `etag` (or is `*`); weak comparison.
     static func matches(_ header: String, _ etag: String) -> Bool {
         let tag = opaque(etag)
@@ -159,5 +165,20 @@ enum ETag {
     /// The tag without its weakness mark (`W/`).
     private static func opaque(_ tag: String) -> Substring {
         tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...]
+    }
+}
+
+/// What `Accept-Encoding` says of gzip.
+enum AcceptEncoding {
+    /// Whether `header` takes gzip: `gzip` (or `*`) listed without `q=0`.
+    static func takesGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for part in header.split(separator: ",") {
+            let fields = part.split(separator: ";").map { String($0).trimmingWhitespace.lowercased() }
+            guard let coding = fields.first, coding == "gzip" || coding == "*" else { continue }
+            let quality = fields.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) }
+            if quality != 0 { return true }
+        }
+        return false
     }
 }

@@ -1,3 +1,4 @@
+import CompressNIO
 import CoreMetrics
 import HTTPTypes
 import Hummingbird
@@ -23,6 +24,23 @@ struct ResponseCache: Sendable {
         var route: String
         /// Its `ETag` (``ETag/of(_:)``).
         var etag: String
+        /// The body gzipped once, when stored (a JSON answer of 1 KiB or more: list pages), so
+        /// that a compressed hit costs no compression.
+        var gzipped: ByteBuffer?
+
+        /// The bytes and headers to send a client that takes gzip or not (`Vary` for both
+        /// when there is a compressed copy).
+        func representation(
+            gzip: Bool, storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant
+        ) -> (body: ByteBuffer, headers: HTTPFields) {
+            var headers = headers(storedAt: storedAt, now: now)
+            guard let gzipped else { return (body, headers) }
+            headers[.vary] = "Accept-Encoding"
+            guard gzip else { return (body, headers) }
+            headers[.contentEncoding] = "gzip"
+            headers[.eTag] = ETag.gzipped(etag)
+            return (gzipped, headers)
+        }
 
         /// The headers of this answer repeated at `now`: its type, `Cache-Status: rnm; hit`,
         /// and its `Age` grown by the time it was kept.
@@ -54,17 +72,29 @@ struct ResponseCache: Sendable {
         entries.entry(for: key, now: now).map { ($0.value, $0.storedAt) }
     }
 
+    /// Keeps an answer; returns what was kept (nil when the cache is off).
+    @discardableResult
     func store(
         _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil,
         route: String = "unmatched", now: ContinuousClock.Instant = .now
-    ) {
-        guard isEnabled else { return }
+    ) -> Entry? {
+        guard isEnabled else { return nil }
+        let gzipped = Self.gzip(body, contentType: contentType)
+        let entry = Entry(
+            body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,
+            etag: ETag.of(body), gzipped: gzipped)
         entries.store(
-            Entry(
-                body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,
-                etag: ETag.of(body)), for: key,
-            size: body.readableBytes,
-            expires: now + ttl, now: now)
+            entry, for: key, size: body.readableBytes + (gzipped?.readableBytes ?? 0), expires: now + ttl, now: now)
+        return entry
+    }
+
+    /// `body` gzipped, for a JSON body of 1 KiB or more that it makes smaller.
+    static func gzip(_ body: ByteBuffer, contentType: String) -> ByteBuffer? {
+        guard body.readableBytes >= 1024, contentType.hasPrefix("application/json") else { return nil }
+        var input = body
+        guard let compressed = try? input.compress(with: .gzip()), compressed.readableBytes < body.readableBytes
+        else { return nil }
+        return compressed
     }
 }
 
@@ -89,15 +119,16 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         let now = ContinuousClock.now
         if let (entry, storedAt) = cache.lookup(key, now: now) {
             hits.increment()
-            var headers = entry.headers(storedAt: storedAt, now: now)
-            if let tags = request.headers[.ifNoneMatch], ETag.matches(tags, entry.etag) {
+            var (body, headers) = entry.representation(
+                gzip: AcceptEncoding.takesGzip(request.headers[.acceptEncoding]), storedAt: storedAt, now: now)
+            if let tags = request.headers[.ifNoneMatch], let etag = headers[.eTag], ETag.matches(tags, etag) {
                 return Response(status: .notModified, headers: headers, body: ResponseBody())
             }
             if request.method == .head {
-                headers[.contentLength] = String(entry.body.readableBytes)
+                headers[.contentLength] = String(body.readableBytes)
                 return Response(status: .ok, headers: headers, body: ResponseBody())
             }
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
         }
         var response = try await next(request, context)
         // Every public answer of a GET gets an ETag (a client sending it back gets a 304 and no
@@ -111,13 +142,23 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         response.body = ResponseBody(byteBuffer: collector.buffer)
         let etag = ETag.of(collector.buffer)
         response.headers[.eTag] = etag
-        if response.headers[PublicResponse.cacheStatus] == "rnm; hit", length <= cache.maxBytes / 4 {
-            cache.store(
+        if response.headers[PublicResponse.cacheStatus] == "rnm; hit", length <= cache.maxBytes / 4,
+            let entry = cache.store(
                 key, body: collector.buffer, contentType: contentType,
                 age: response.headers[.age].flatMap { Int($0) } ?? 0, cacheControl: response.headers[.cacheControl],
-                route: context.endpointPath ?? "unmatched", now: now)
+                route: context.endpointPath ?? "unmatched", now: now),
+            let gzipped = entry.gzipped
+        {
+            // The answer just kept has a compressed copy: this one is sent as its hits are.
+            response.headers[.vary] = "Accept-Encoding"
+            if AcceptEncoding.takesGzip(request.headers[.acceptEncoding]) {
+                response.headers[.contentEncoding] = "gzip"
+                response.headers[.eTag] = ETag.gzipped(etag)
+                response.headers[.contentLength] = String(gzipped.readableBytes)
+                response.body = ResponseBody(byteBuffer: gzipped)
+            }
         }
-        if let tags = request.headers[.ifNoneMatch], ETag.matches(tags, etag) {
+        if let tags = request.headers[.ifNoneMatch], ETag.matches(tags, response.headers[.eTag] ?? etag) {
             response.status = .notModified
             response.headers[.contentLength] = nil
             response.body = ResponseBody()
