@@ -278,7 +278,7 @@ let package = Package(
             name: "SystemTests",
             dependencies: [
                 "TestSupport", "Messaging", "RnmAPI", "ServiceRuntime", "Gateway", "CharacterService",
-                "UniversityService",
+                "UniversityService", "Telemetry",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,6 +2,7 @@ import Foundation
 import Messaging
 import RnmAPI
 import TestSupport
+import Telemetry
 import Testing
 
 extension FaultSuite {
@@ -52,14 +53,14 @@ extension FaultSuite {
     }
 }
 
-/// A small seeded generator (SplitMix64) so a failing run can be repeated: `RNM_FAULT_SEED`.
+/// A seeded generator (Telemetry's SplitMix64) so a failing run can be repeated: `RNM_FAULT_SEED`.
 struct SeededRandom: RandomNumberGenerator {
     let seed: UInt64
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
         self.seed = seed
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
     static func fromEnvironment() -> SeededRandom {
@@ -68,11 +69,5 @@ struct SeededRandom: RandomNumberGenerator {
                 ?? UInt64.random(in: 1...UInt64(UInt32.max)))
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 }

@@ -63,13 +63,14 @@ public enum RequestTrace {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood): a fast generator with a full 2^64 period.
-struct SplitMix64: RandomNumberGenerator {
+/// SplitMix64 (Steele, Lea and Flood): a fast generator with a full 2^64 period, the same
+/// sequence for the same seed (the fault tests repeat a run by its seed).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
