@@ -140,11 +140,18 @@ enum HTTPDate {
 enum ETag {
     /// `W/"<FNV-1a of the body>"`.
     static func of(_ body: ByteBuffer) -> String {
+        "W/\"\(String(hash(body), radix: 16))\""
+    }
+
+    /// FNV-1a (64 bits) of the buffers' readable bytes, one after the other.
+    static func hash(_ buffers: ByteBuffer...) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        body.withUnsafeReadableBytes { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for buffer in buffers {
+            buffer.withUnsafeReadableBytes { bytes in
+                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            }
         }
-        return "W/\"\(String(hash, radix: 16))\""
+        return hash
     }
 
     /// The tag of the gzipped copy of the body whose tag is `etag`.

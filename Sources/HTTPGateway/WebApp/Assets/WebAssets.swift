@@ -13,14 +13,8 @@ enum WebAssets {
             stroke="#3fbf3f" stroke-width="5"/><circle cx="16" cy="16" r="5" fill="#a6f06a"/></svg>
             """)
 
-    /// A hash of both (FNV-1a, 64 bits), in hex: changes whenever either does.
-    static let version: String = {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array(AppStyle.css.utf8) + Array(AppScript.javaScript.utf8) {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
-    }()
+    /// A hash of both (the ETags' FNV-1a), in hex: changes whenever either does.
+    static let version = String(ETag.hash(css, javaScript), radix: 16)
 
     static func response(_ bytes: ByteBuffer, contentType: String) -> Response {
         Response(
