@@ -229,7 +229,7 @@ struct WebAppTests {
         let detail = Fresh(
             UniversityDetail(university: university),
             freshness: Freshness(source: .cache, fetchedAt: "2026-01-01T00:00:00Z"))
-        let html = WebTemplates.library.render(UniversityScreen(detail, csrf: "t"), withTemplate: "university") ?? ""
+        let html = WebTemplates.library.render(DetailScreen(detail, csrf: "t"), withTemplate: "detail") ?? ""
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;"))
         #expect(!html.contains("javascript:"))

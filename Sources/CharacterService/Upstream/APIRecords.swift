@@ -6,41 +6,29 @@ import ServiceKit
 /// The API's JSON, decoded only to be turned into the protocol's shapes. URLs in it are never
 /// followed: they are reduced to ids.
 enum APIRecords {
+    // The API's field names, as it writes them (`air_date`); a URL stands where an id is meant.
     struct NamedURL: Decodable {
-        var name: String
-        var url: String
+        var name, url: String
     }
 
     struct APICharacter: Decodable {
         var id: Int
-        var name: String
-        var status: String
-        var species: String
-        var type: String
-        var gender: String
-        var origin: NamedURL
-        var location: NamedURL
-        var image: String
+        var name, status, species, type, gender, image, created: String
+        var origin, location: NamedURL
         var episode: [String]
-        var created: String
     }
 
     struct APILocation: Decodable {
         var id: Int
-        var name: String
-        var type: String?
-        var dimension: String?
+        var name, created: String
+        var type, dimension: String?
         var residents: [String]
-        var created: String
     }
 
     struct APIEpisode: Decodable {
         var id: Int
-        var name: String
-        var air_date: String
-        var episode: String
+        var name, air_date, episode, created: String
         var characters: [String]
-        var created: String
     }
 
     /// The id at the end of an API URL (`…/location/20` → 20); nil for "" or anything else.

@@ -26,19 +26,19 @@ extension WebApp {
                 async let favorites = reader.call(RPCMethods.favoritesList, NoParams())
                 let favorite = try await favorites.items.contains { $0.id == id }
                 return WebPage.render(
-                    "character", CharacterScreen(try await detail, favorite: favorite, csrf: token.value), token: token)
+                    "detail", DetailScreen(try await detail, favorite: favorite, csrf: token.value), token: token)
             }
         }
         router.get("app/locations/:id") { request, context in
             await page(request, back: RecordKind.location.appPath) { token in
                 let detail = try await reader.call(RPCMethods.locationsGet, IDParams(id: try Self.id(context)))
-                return WebPage.render("location", LocationScreen(detail, csrf: token.value), token: token)
+                return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
             }
         }
         router.get("app/episodes/:id") { request, context in
             await page(request, back: RecordKind.episode.appPath) { token in
                 let detail = try await reader.call(RPCMethods.episodesGet, IDParams(id: try Self.id(context)))
-                return WebPage.render("episode", EpisodeScreen(detail, csrf: token.value), token: token)
+                return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
             }
         }
         router.post("app/characters/refresh") { request, _ in
@@ -150,7 +150,7 @@ extension WebApp {
                 }
                 let detail = try await reader.call(
                     RPCMethods.universitiesGet, UniversityGetParams(name: name, country: query.filter("country")))
-                return WebPage.render("university", UniversityScreen(detail, csrf: token.value), token: token)
+                return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
             }
         }
     }

@@ -47,23 +47,7 @@ struct WebApp: Sendable {
 
     /// `path?k=v&…`, each key and value percent-encoded.
     static func link(_ path: String, _ pairs: [(String, String)]) -> String {
-        guard !pairs.isEmpty else { return path }
-        return path + "?" + pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
-    }
-
-    static func encode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return out
+        QueryString.append(pairs, to: path)
     }
 
     // MARK: - Serving

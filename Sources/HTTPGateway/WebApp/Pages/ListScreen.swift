@@ -14,8 +14,7 @@ struct ListScreen {
         var name: String
         var label: String
         var value: String
-        var isText: Bool
-        var hasOptions: Bool
+        /// The filter's fixed values (a menu); none for a text filter.
         var options: [Option]
     }
 
@@ -37,11 +36,12 @@ struct ListScreen {
 
     var frame: PageFrame
     var heading: String
+    /// The filters form's target: the kind's screen.
     var action: String
     var filters: [FilterField]
+    /// Where "Clear filters" goes, when filters are given.
     var clear: String?
     var refresh: RefreshForm?
-    var empty: Bool
     var cards: [Card]
     var pager: Pager?
 
@@ -60,7 +60,7 @@ struct ListScreen {
             let value = query.filter(name) ?? ""
             let fixed = kind.fixedValues[name] ?? []
             return FilterField(
-                name: name, label: name.capitalized, value: value, isText: fixed.isEmpty, hasOptions: !fixed.isEmpty,
+                name: name, label: name.capitalized, value: value,
                 options: fixed.map { .init(value: $0, selected: $0 == value.lowercased()) })
         }
         clear = given.isEmpty ? nil : kind.appPath
@@ -70,7 +70,6 @@ struct ListScreen {
                 action: "\(kind.appPath)/refresh",
                 fields: (given + [("page", String(result.page))]).map { .init(name: $0.0, value: $0.1) })
             : nil
-        empty = result.items.isEmpty
         cards = result.items.map(\.card)
         let noun = result.count == 1 ? kind.rawValue : kind.plural
         func href(_ page: Int) -> String { Self.link(kind, given: given, page: page) }

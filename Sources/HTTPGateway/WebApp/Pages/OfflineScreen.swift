@@ -9,14 +9,19 @@ struct OfflineScreen {
         var upstream: String
     }
 
+    /// The sync's button and progress bar: the bar hidden until a sync starts, with no value
+    /// until the sync knows its size (the page's script then follows it).
+    struct Sync {
+        var running: Bool
+        var hidden: Bool
+        var total: Int
+        var done: Int?
+        var summary: String
+    }
+
     var frame: PageFrame
     var services: [Service]
-    var running: Bool
-    var shown: Bool
-    var hasValue: Bool
-    var done: Int
-    var total: Int
-    var summary: String
+    var sync: Sync
 
     init(health: [(String, Result<ServiceHealth, any Error>)], sync: SyncJob.State, csrf: String) {
         frame = PageFrame(title: "Offline", current: "/app/offline", csrf: csrf)
@@ -39,11 +44,8 @@ struct OfflineScreen {
                     upstream: "the service cannot be asked: \(PublicResponse.describe(error).message)")
             }
         }
-        running = sync.running
-        shown = sync.running || sync.finished
-        hasValue = sync.total > 0
-        done = sync.done
-        total = max(sync.total, 1)
-        summary = sync.summary
+        self.sync = Sync(
+            running: sync.running, hidden: !sync.running && !sync.finished, total: max(sync.total, 1),
+            done: sync.total > 0 ? sync.done : nil, summary: sync.summary)
     }
 }

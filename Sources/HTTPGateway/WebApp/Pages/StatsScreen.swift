@@ -8,9 +8,8 @@ struct StatsScreen {
         var count: Int
         var percent: String
         var barWidth: String
-        var barY: Int
-        var textY: Int
-        var countX: String
+        /// The row's distance from the chart's top.
+        var offset: Int
     }
 
     var frame: PageFrame
@@ -31,8 +30,7 @@ struct StatsScreen {
             let share = stats.total > 0 ? 100 * Double(pair.1) / Double(stats.total) : 0
             return Row(
                 status: pair.0, count: pair.1, percent: String(format1: share),
-                barWidth: String(format1: max(width, 0.5)), barY: 2 + index * 10, textY: 7 + index * 10,
-                countX: String(format1: 24 + max(width, 0.5)))
+                barWidth: String(format1: max(width, 0.5)), offset: 2 + index * 10)
         }
         chartHeight = counts.count * 10 + 2
         chartLabel = counts.map { "\($0.0): \($0.1)" }.joined(separator: ", ")

@@ -1,33 +1,26 @@
 extension WebTemplates {
-    static let character = """
-        {{> head}}<h1>{{name}}</h1>
-        <div class="detail"><div><img src="{{image}}" alt="{{name}}" width="300" height="300"></div><div>
-        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{#href}}<a href="{{href}}">{{value}}</a>{{/href}}\
-        {{^href}}{{value}}{{/href}}</dd>{{/fields}}</dl>
-        <div class="actions"><form method="post" action="/app/favorites/{{id}}">\
+    /// One record (``DetailScreen``): the avatar and favorite form only for a character.
+    static let detail = """
+        {{> head}}<h1>{{heading}}</h1>
+        {{#image}}<div class="detail"><div><img src="{{src}}" alt="{{alt}}" width="300" height="300"></div><div>\
+        {{/image}}
+        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{#values}}{{^first()}}<br>{{/first()}}{{#href}}\
+        <a href="{{href}}"{{#external}} rel="noopener noreferrer"{{/external}}>{{text}}</a>{{/href}}\
+        {{^href}}{{text}}{{/href}}{{/values}}</dd>{{/fields}}</dl>
+        {{#favorite}}<div class="actions"><form method="post" action="/app/favorites/{{id}}">\
         <input type="hidden" name="csrf" value="{{frame.csrf}}">\
-        {{#favorite}}<input type="hidden" name="action" value="remove"><button type="submit" class="quiet">\
-        Remove from favorites</button>{{/favorite}}{{^favorite}}<input type="hidden" name="action" value="add">\
-        <button type="submit">Add to favorites</button>{{/favorite}}</form></div></div></div>
-        <h2>Episodes ({{episodeCount}})</h2>
-        <table><thead><tr><th scope="col">Code</th><th scope="col">Name</th><th scope="col">Air date</th></tr></thead>
+        {{#isFavorite}}<input type="hidden" name="action" value="remove"><button type="submit" class="quiet">\
+        Remove from favorites</button>{{/isFavorite}}{{^isFavorite}}<input type="hidden" name="action" value="add">\
+        <button type="submit">Add to favorites</button>{{/isFavorite}}</form></div>{{/favorite}}
+        {{#image}}</div></div>{{/image}}
+        {{#related}}<h2>{{heading}}</h2>
+        {{^empty(episodes)}}<table><thead><tr><th scope="col">Code</th><th scope="col">Name</th>\
+        <th scope="col">Air date</th></tr></thead>
         <tbody>{{#episodes}}<tr><td><a href="/app/episodes/{{id}}">{{code}}</a></td>\
-        <td><a href="/app/episodes/{{id}}">{{name}}</a></td><td>{{airDate}}</td></tr>{{/episodes}}</tbody></table>
+        <td><a href="/app/episodes/{{id}}">{{name}}</a></td><td>{{airDate}}</td></tr>{{/episodes}}</tbody></table>\
+        {{/empty(episodes)}}
+        {{#none}}{{^cards}}<p>{{none}}</p>{{/cards}}{{/none}}{{^empty(cards)}}{{> cards}}{{/empty(cards)}}{{/related}}
         {{> foot}}
-        """
-
-    static let location = """
-        {{> head}}<h1>{{name}}</h1>
-        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/fields}}</dl>
-        <h2>Residents ({{residentCount}})</h2>{{^cards}}<p>Nobody lives here.</p>{{/cards}}
-        {{> cards}}{{> foot}}
-        """
-
-    static let episode = """
-        {{> head}}<h1>{{code}}: {{name}}</h1>
-        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{value}}</dd>{{/fields}}</dl>
-        <h2>Characters ({{characterCount}})</h2>
-        {{> cards}}{{> foot}}
         """
 
     static let favorites = """
@@ -44,8 +37,9 @@ extension WebTemplates {
         <td>{{count}}</td><td>{{percent}} %</td></tr>{{/rows}}</tbody></table>
         <h2>Characters per status</h2>
         <svg class="chart" viewBox="0 0 120 {{chartHeight}}" role="img" aria-label="{{chartLabel}}">\
-        {{#rows}}<text x="0" y="{{textY}}">{{status}}</text><rect class="bar" x="22" y="{{barY}}" \
-        width="{{barWidth}}" height="6"></rect><text x="{{countX}}" y="{{textY}}">{{count}}</text>{{/rows}}</svg>
+        {{#rows}}<g transform="translate(0 {{offset}})"><text x="0" y="5">{{status}}</text>\
+        <rect class="bar" x="26" y="0" width="{{barWidth}}" height="6"></rect>\
+        <text x="{{barWidth}}" dx="28" y="5">{{count}}</text></g>{{/rows}}</svg>
         {{> foot}}
         """
 
@@ -65,16 +59,6 @@ extension WebTemplates {
         {{> foot}}
         """
 
-    static let university = """
-        {{> head}}<h1>{{name}}</h1>
-        <dl class="fields"><dt>Country</dt><dd><a href="{{countryHref}}">{{country}}</a></dd>\
-        <dt>State or province</dt><dd>{{stateProvince}}</dd>\
-        <dt>Domains</dt><dd>{{#domains}}{{.}}<br>{{/domains}}</dd>\
-        <dt>Web pages</dt><dd>{{#webPages}}<a href="{{.}}" rel="noopener noreferrer">{{.}}</a><br>{{/webPages}}\
-        </dd></dl>
-        {{> foot}}
-        """
-
     static let offline = """
         {{> head}}<h1>Offline</h1>
         <p>What rnm holds for use without the upstreams, and how the upstreams are now.</p>
@@ -82,11 +66,11 @@ extension WebTemplates {
         <th scope="col">Upstream</th></tr></thead><tbody>{{#services}}<tr><td>{{name}}</td><td>{{mirror}}</td>\
         <td>{{records}}</td><td>{{upstream}}</td></tr>{{/services}}</tbody></table>
         <div class="actions"><form method="post" action="/app/offline/sync" data-sync>\
-        <input type="hidden" name="csrf" value="{{frame.csrf}}"><button type="submit"{{#running}} disabled\
-        {{/running}}>Make available offline</button></form></div>
-        <div data-progress data-running="{{running}}"{{^shown}} hidden{{/shown}}>
-        <label>Progress <progress max="{{total}}"{{#hasValue}} value="{{done}}"{{/hasValue}}></progress></label>
-        <p data-progress-text role="status">{{summary}}</p></div>
+        <input type="hidden" name="csrf" value="{{frame.csrf}}"><button type="submit"{{#sync.running}} disabled\
+        {{/sync.running}}>Make available offline</button></form></div>
+        {{#sync}}<div data-progress data-running="{{running}}"{{#hidden}} hidden{{/hidden}}>
+        <label>Progress <progress max="{{total}}"{{#done}} value="{{.}}"{{/done}}></progress></label>
+        <p data-progress-text role="status">{{summary}}</p></div>{{/sync}}
         {{> foot}}
         """
 

@@ -19,8 +19,8 @@ enum WebTemplates {
 
     static let pages: [(String, String)] = [
         ("head", head), ("foot", foot), ("cards", cards), ("pager", pager),
-        ("home", home), ("list", list), ("character", character), ("location", location), ("episode", episode),
-        ("favorites", favorites), ("stats", stats), ("universities", universities), ("university", university),
+        ("home", home), ("list", list), ("detail", detail), ("favorites", favorites), ("stats", stats),
+        ("universities", universities),
         ("offline", offline), ("error", error),
     ]
 
@@ -82,9 +82,10 @@ enum WebTemplates {
     static let list = """
         {{> head}}<h1>{{heading}}</h1>
         <form class="filters" method="get" action="{{action}}" role="search">
-        {{#filters}}<label>{{label}}{{#isText}}<input type="search" name="{{name}}" value="{{value}}">{{/isText}}\
-        {{#hasOptions}}<select name="{{name}}"><option value="">any</option>{{#options}}<option value="{{value}}"\
-        {{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select>{{/hasOptions}}</label>
+        {{#filters}}<label>{{label}}{{#empty(options)}}<input type="search" name="{{name}}" value="{{value}}">\
+        {{/empty(options)}}{{^empty(options)}}<select name="{{name}}"><option value="">any</option>{{#options}}\
+        <option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select>\
+        {{/empty(options)}}</label>
         {{/filters}}<button type="submit">Filter</button>{{#clear}}<a href="{{.}}">Clear filters</a>{{/clear}}
         </form>
         {{#refresh}}<div class="actions"><form method="post" action="{{action}}">\
@@ -92,7 +93,7 @@ enum WebTemplates {
         value="{{value}}">{{/fields}}<button type="submit" class="quiet">Refresh from the upstream</button></form>\
         </div>\
         {{/refresh}}
-        {{#empty}}<p>Nothing matches these filters.</p>{{/empty}}
+        {{^cards}}<p>Nothing matches these filters.</p>{{/cards}}
         {{> cards}}{{> pager}}{{> foot}}
         """
 }

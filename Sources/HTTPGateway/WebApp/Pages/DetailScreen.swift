@@ -1,0 +1,49 @@
+import RnmAPI
+
+/// One record's screen: a heading, its fields (a value may be a link), and what the record
+/// links to. Characters, locations, episodes and universities share it (one template,
+/// `detail`); each kind says how it fills it (`DetailScreen+Kinds.swift`).
+struct DetailScreen {
+    /// A field's value: text, or a link to another screen (`external` for a link out of rnm).
+    struct Value {
+        var text: String
+        var href: String? = nil
+        var external = false
+    }
+
+    /// A field and its values, one a line.
+    struct Field {
+        var label: String
+        var values: [Value]
+
+        init(_ label: String, _ values: [Value]) {
+            self.label = label
+            self.values = values
+        }
+
+        init(_ label: String, _ text: String, href: String? = nil) {
+            self.init(label, [Value(text: text, href: href)])
+        }
+    }
+
+    /// A character's "Add to favorites" or "Remove from favorites" form.
+    struct FavoriteForm {
+        var id: Int
+        var isFavorite: Bool
+    }
+
+    /// What the record links to: cards (residents, characters) or a character's episodes.
+    struct Related {
+        var heading: String
+        var none: String? = nil
+        var cards: [Card] = []
+        var episodes: [EpisodeSummary] = []
+    }
+
+    var frame: PageFrame
+    var heading: String
+    var image: Card.Image?
+    var fields: [Field]
+    var favorite: FavoriteForm?
+    var related: Related?
+}
