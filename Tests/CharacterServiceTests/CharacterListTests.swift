@@ -42,6 +42,10 @@ struct CharacterListTests {
         let symbols = try await harness.call(RPCMethods.charactersList, .init(name: "a&b=c+d"))
         #expect(symbols.items.isEmpty && symbols.count == 0)
         #expect(harness.upstream.requests.last?.query["name"] == "a&b=c+d")
+        // UTF-8 byte by byte; the unreserved characters as they are (filters are sent lowercased).
+        _ = try await harness.call(RPCMethods.charactersList, .init(name: "Ñandú ~.-_"))
+        let sent = harness.upstream.requests.last?.target ?? ""
+        #expect(sent.hasSuffix("name=%C3%B1and%C3%BA%20~.-_"), "\(sent)")
         let planets = try await harness.call(RPCMethods.locationsList, .init(type: "planet"))
         #expect(planets.items.allSatisfy { $0.type.lowercased().contains("planet") } && planets.count > 0)
         let seasonOne = try await harness.call(RPCMethods.episodesList, .init(episode: "S01"))

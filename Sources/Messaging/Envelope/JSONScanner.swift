@@ -83,10 +83,10 @@ public struct JSONScanner {
         guard let byte = peek() else { throw fail("unexpected end of JSON") }
         switch byte {
         case UInt8(ascii: "{"):
-            try object(depth: depth + 1, members: &members, collect: collect)
+            try container(closedBy: UInt8(ascii: "}"), depth: depth + 1, members: &members, collect: collect)
             return .object
         case UInt8(ascii: "["):
-            try array(depth: depth + 1)
+            try container(closedBy: UInt8(ascii: "]"), depth: depth + 1, members: &members, collect: false)
             return .array
         case UInt8(ascii: "\""):
             _ = try string()
@@ -108,65 +108,56 @@ public struct JSONScanner {
         }
     }
 
-    private mutating func object(depth: Int, members: inout [Member], collect: Bool) throws(Failure) {
+    /// An object (`close` is `}`: members, each a name, a colon and a value) or an array (`]`:
+    /// values), from its opening bracket. Only the top object's members are collected.
+    private mutating func container(
+        closedBy close: UInt8, depth: Int, members: inout [Member], collect: Bool
+    ) throws(Failure) {
         guard depth <= Self.maxDepth else { throw fail("JSON nested deeper than \(Self.maxDepth)") }
         index += 1
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
+        if peek() == close {
             index += 1
             return
         }
+        let isObject = close == UInt8(ascii: "}")
         var ignored: [Member] = []
         while true {
-            guard peek() == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let keyStart = index + 1
-            let escaped = try string()
-            let key = keyStart..<(index - 1)
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            skipWhitespace()
-            let valueStart = index
-            let kind = try value(depth: depth, members: &ignored, collect: false)
-            if collect {
-                members.append(Member(key: key, keyIsEscaped: escaped, value: valueStart..<index, kind: kind))
+            if isObject {
+                try member(depth: depth, members: &members, collect: collect, ignored: &ignored)
+            } else {
+                _ = try value(depth: depth, members: &ignored, collect: false)
             }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","):
                 index += 1
                 skipWhitespace()
-            case UInt8(ascii: "}"):
+            case close:
                 index += 1
                 return
             default:
-                throw fail("expected ',' or '}'")
+                throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'")
             }
         }
     }
 
-    private mutating func array(depth: Int) throws(Failure) {
-        guard depth <= Self.maxDepth else { throw fail("JSON nested deeper than \(Self.maxDepth)") }
+    /// One member of an object: its name, a colon, its value.
+    private mutating func member(
+        depth: Int, members: inout [Member], collect: Bool, ignored: inout [Member]
+    ) throws(Failure) {
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+        let keyStart = index + 1
+        let escaped = try string()
+        let key = keyStart..<(index - 1)
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ":") else { throw fail("expected ':'") }
         index += 1
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
-            index += 1
-            return
-        }
-        var ignored: [Member] = []
-        while true {
-            _ = try value(depth: depth, members: &ignored, collect: false)
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "]"):
-                index += 1
-                return
-            default:
-                throw fail("expected ',' or ']'")
-            }
+        let valueStart = index
+        let kind = try value(depth: depth, members: &ignored, collect: false)
+        if collect {
+            members.append(Member(key: key, keyIsEscaped: escaped, value: valueStart..<index, kind: kind))
         }
     }
 

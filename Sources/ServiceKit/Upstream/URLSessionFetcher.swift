@@ -1,5 +1,6 @@
 import Foundation
 import Messaging
+import RnmAPI
 import ServiceRuntime
 import Synchronization
 #if canImport(FoundationNetworking)
@@ -68,7 +69,7 @@ public final class URLSessionFetcher: Sendable {
     ) async throws(UpstreamError)
         -> HTTPAnswer
     {
-        let url = Self.url(base: baseURL, path: path, query: query)
+        let url = QueryString.append(query, to: baseURL + path)
         guard let requestURL = URL(string: url) else { throw .unreachable("bad URL \(url)") }
         var request = URLRequest(url: requestURL)
         if let etag = validator?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -137,21 +138,5 @@ public final class URLSessionFetcher: Sendable {
             outcome.finish(.failure(CancellationError()))
             task.cancel()
         }
-    }
-
-    /// `base + path + ?k=v&...`, each key and value percent-encoded (RFC 3986 unreserved kept).
-    public static func url(base: String, path: String, query: [(String, String)]) -> String {
-        var url = base + path
-        if !query.isEmpty {
-            url += "?" + query.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
-        }
-        return url
-    }
-
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func encode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
 }
