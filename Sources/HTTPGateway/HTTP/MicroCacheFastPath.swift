@@ -74,16 +74,13 @@ final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let now = ContinuousClock.now
         guard let (entry, storedAt) = cache.lookup(target, now: now) else { return false }
         let trace = RequestTrace.continuing(traceparent: request.headerFields[.traceparent])
-        var (body, headers) = entry.representation(
-            gzip: AcceptEncoding.takesGzip(request.headerFields[.acceptEncoding]), storedAt: storedAt, now: now)
+        var (status, headers, body) = entry.answer(
+            request.method, headers: request.headerFields, storedAt: storedAt, now: now)
         headers[.accessControlAllowOrigin] = "*"
         headers[.traceparent] = trace.traceparent
         headers[.date] = HTTPDate.now()
-        let notModified = request.headerFields[.ifNoneMatch].map { ETag.matches($0, headers[.eTag] ?? "") } ?? false
-        let status: HTTPResponse.Status = notModified ? .notModified : .ok
-        if !notModified { headers[.contentLength] = String(body.readableBytes) }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
-        if request.method == .get, !notModified { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         metrics.cacheHits.increment()
         metrics.answered(route: entry.route, status: status.code, after: ContinuousClock.now - now)

@@ -42,6 +42,22 @@ struct ResponseCache: Sendable {
             return (gzipped, headers)
         }
 
+        /// This answer to a `GET` or `HEAD` with `request`'s headers, repeated at `now`: `304` and
+        /// no body for a matching `If-None-Match`, the headers alone (with the length) for `HEAD`,
+        /// the compressed copy for a client that takes gzip. Both ways a hit is served use it.
+        func answer(
+            _ method: HTTPRequest.Method, headers request: HTTPFields, storedAt: ContinuousClock.Instant,
+            now: ContinuousClock.Instant
+        ) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?) {
+            var (body, headers) = representation(
+                gzip: AcceptEncoding.takesGzip(request[.acceptEncoding]), storedAt: storedAt, now: now)
+            if let tags = request[.ifNoneMatch], ETag.matches(tags, headers[.eTag] ?? "") {
+                return (.notModified, headers, nil)
+            }
+            headers[.contentLength] = String(body.readableBytes)
+            return (.ok, headers, method == .head ? nil : body)
+        }
+
         /// The headers of this answer repeated at `now`: its type, `Cache-Status: rnm; hit`,
         /// and its `Age` grown by the time it was kept.
         func headers(storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant = .now) -> HTTPFields {
@@ -119,16 +135,8 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         let now = ContinuousClock.now
         if let (entry, storedAt) = cache.lookup(key, now: now) {
             hits.increment()
-            var (body, headers) = entry.representation(
-                gzip: AcceptEncoding.takesGzip(request.headers[.acceptEncoding]), storedAt: storedAt, now: now)
-            if let tags = request.headers[.ifNoneMatch], let etag = headers[.eTag], ETag.matches(tags, etag) {
-                return Response(status: .notModified, headers: headers, body: ResponseBody())
-            }
-            if request.method == .head {
-                headers[.contentLength] = String(body.readableBytes)
-                return Response(status: .ok, headers: headers, body: ResponseBody())
-            }
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+            let hit = entry.answer(request.method, headers: request.headers, storedAt: storedAt, now: now)
+            return Response(status: hit.status, headers: hit.headers, body: hit.body.map(ResponseBody.init) ?? .init())
         }
         var response = try await next(request, context)
         // Every public answer of a GET gets an ETag (a client sending it back gets a 304 and no
