@@ -44,6 +44,16 @@ struct CharacterFeatureTests {
         #expect(error?.code == .upstreamUnavailable)
         let stored = try await harness.databaseDump().filter { $0.hasPrefix("character:") }.count
         #expect(stored >= 20 * 4)
+        // Asked again while the upstream fails: the message names the sync and what stays,
+        // never "nothing is cached" (page 1 is).
+        let again = await harness.error {
+            try await harness.client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(60))
+        }
+        #expect(again?.code == .upstreamUnavailable)
+        #expect(again?.message.hasPrefix("the sync could not fetch characters page 1: ") == true, "\(again)")
+        #expect(again?.message.contains("the previous mirror stays in force") == true)
+        let page = try await harness.call(RPCMethods.charactersList, .init())
+        #expect(page.freshness.stale && page.items.count == 20)
         try await harness.stop()
     }
 

@@ -20,6 +20,22 @@ struct UniversitySyncTests {
         #expect(worldRequests.count == 1, "\(worldRequests.count) downloads of the world list")
         try await harness.stop()
     }
+
+    @Test("a sync with the upstream failing says the previous mirror stays, and the cache still answers")
+    func failedSyncKeepsTheMirror() async throws {
+        let harness = try await UniversityHarness.start()
+        _ = try await harness.client.call(RPCMethods.universitiesSync, NoParams(), timeout: .seconds(20))
+        harness.upstream.fault = .status(503)
+        let error = await harness.error {
+            try await harness.client.call(RPCMethods.universitiesSync, NoParams(), timeout: .seconds(20))
+        }
+        #expect(error?.code == .upstreamUnavailable)
+        #expect(error?.message.hasPrefix("the sync could not fetch the world list: ") == true, "\(error)")
+        #expect(error?.message.contains("the previous mirror stays in force") == true)
+        let japan = try await harness.client.call(RPCMethods.universitiesList, .init(country: "Japan"))
+        #expect(japan.freshness.stale && !japan.items.isEmpty)
+        try await harness.stop()
+    }
 }
 
 /// Issue 29 loose end: a search across countries once said `stale: false` whatever the

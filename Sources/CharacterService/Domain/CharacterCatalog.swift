@@ -80,7 +80,7 @@ struct CharacterCatalog: Sendable {
     // MARK: Lists
 
     /// A page of a list; `force` asks the upstream even when the cache is fresh; without
-    /// `fallback` an upstream failure is an error even when the page is cached.
+    /// `fallback` (a sync) an upstream failure is an error even when the page is cached.
     func list(
         _ resource: RecordKind, page: Int, filters: [(String, String)], force: Bool = false,
         fallback: Bool = true
@@ -98,7 +98,7 @@ struct CharacterCatalog: Sendable {
             },
             fetch: { try await fetchPage(resource, page: page, filters: filters, filterKey: filterKey, force: force) },
             fallback: { [self] error in
-                guard fallback else { throw unavailable(error) }
+                guard fallback else { throw CharacterError.syncStopped(at: "\(resource.plural) page \(page)", error) }
                 guard let mirror = try await database.mirror() else { return nil }
                 return try await localAnswer(
                     resource, page: page, filters: filters, mirror: mirror, upstreamError: error)

@@ -10,6 +10,8 @@ enum CharacterError: Error, RPCErrorConvertible {
     case notFound(RecordKind, id: Int)
     case noAvatar(id: Int)
     case upstreamUnavailable(what: String, UpstreamError)
+    /// A sync could not fetch a page (the cache and the previous mirror stay).
+    case syncStopped(at: String, UpstreamError)
 
     func rpcError(service: String) -> RPCError {
         switch self {
@@ -24,6 +26,8 @@ enum CharacterError: Error, RPCErrorConvertible {
                 .upstreamUnavailable,
                 "the sync did not get everything (\(what)); the previous mirror stays in force, try again",
                 service: service)
+        case .syncStopped(let what, let error):
+            error.syncStopped(at: what, service: service)
         case .upstreamUnavailable(let what, let error):
             RPCError(
                 .upstreamUnavailable, "cannot fetch \(what) and nothing is cached: \(error)", service: service,

@@ -1,4 +1,5 @@
 import Foundation
+import Messaging
 import RnmAPI
 
 /// Why an upstream API could not be used. Every case is a failure the services fall back on
@@ -82,5 +83,14 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
         case .status(let code), .throttled(let code, _): code
         default: nil
         }
+    }
+
+    /// A sync that could not fetch `what`: the previous mirror and whatever is cached stay in
+    /// force (and are still served), so the answer says so rather than "nothing is cached".
+    public func syncStopped(at what: String, service: String) -> RPCError {
+        RPCError(
+            .upstreamUnavailable,
+            "the sync could not fetch \(what): \(self); the previous mirror stays in force, try again",
+            service: service, upstreamStatus: httpStatus)
     }
 }

@@ -51,11 +51,11 @@ struct UniversityCatalog: Sendable {
                 try await upstream.world()
             }
         } catch {
-            throw UniversityError.upstreamUnavailable(country: allCountries, error)
+            throw UniversityError.syncStopped(error)
         }
         // An empty world list is not an answer: it would replace every country with nothing.
         guard !world.isEmpty else {
-            throw UniversityError.upstreamUnavailable(country: allCountries, .badPayload("an empty world list"))
+            throw UniversityError.syncStopped(.badPayload("an empty world list"))
         }
         let encoder = JSONCoding.encoder
         var order: [String] = []

@@ -7,6 +7,8 @@ enum UniversityError: Error, RPCErrorConvertible {
     /// `elsewhere`: a cached country that has a university of that exact name.
     case notFound(name: String, country: String, closest: [String], elsewhere: String?)
     case upstreamUnavailable(country: String, UpstreamError)
+    /// The sync could not fetch the world list (the cache and the previous mirror stay).
+    case syncStopped(UpstreamError)
 
     func rpcError(service: String) -> RPCError {
         switch self {
@@ -28,6 +30,8 @@ enum UniversityError: Error, RPCErrorConvertible {
                 .notFound, "no university named \"\(RPCError.excerpt(name))\" in \(RPCError.excerpt(country))\(hint)",
                 service: service,
                 detail: closest.isEmpty ? nil : closest.joined(separator: "\n"))
+        case .syncStopped(let error):
+            return error.syncStopped(at: "the world list", service: service)
         case .upstreamUnavailable(let country, let error):
             return RPCError(
                 .upstreamUnavailable,
