@@ -84,15 +84,15 @@ struct CharactersCommand: AsyncParsableCommand {
                         ("Status", character.status), ("Species", character.species), ("Type", character.type),
                         ("Gender", character.gender), ("Origin", character.origin.name),
                         ("Location", character.location.name),
-                        ("Created", character.created), ("Image", character.image),
+                        ("Created", character.created),
+                        // The upstream's URL is of no use offline: the cached copy is a command away.
+                        ("Avatar", "rnmctl characters image \(character.id) -o DIR (rnm's cached copy)"),
                     ]).render())
                 print("  Episodes (\(detail.episodes.count)):")
                 let table = Table(
                     [.init("CODE"), .init("NAME"), .init("AIR DATE", dropPriority: 1)],
                     rows: detail.episodes.map { [$0.code, $0.name, $0.airDate] })
-                print(
-                    table.render(width: Terminal.width.map { $0 - 4 }, wide: global.wide)
-                        .split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                print(table.renderNested(wide: global.wide))
             }
         }
     }
@@ -174,8 +174,9 @@ func printPage(_ page: Fresh<Page<Character>>, query: Invocation, wide: Bool) th
 }
 
 /// A table of characters, names in full.
-func printCharacters(_ characters: [Character], wide: Bool) {
-    print(Table(characterColumns, rows: characters.map(characterRow)).render(wide: wide))
+func printCharacters(_ characters: [Character], wide: Bool, nested: Bool = false) {
+    let table = Table(characterColumns, rows: characters.map(characterRow))
+    print(nested ? table.renderNested(wide: wide) : table.render(wide: wide))
 }
 
 /// The columns of a character table: the narrowest terminal keeps the id and the name.

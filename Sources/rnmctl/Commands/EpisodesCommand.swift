@@ -54,7 +54,8 @@ struct EpisodesCommand: AsyncParsableCommand {
                 // A code: find its id first (one list page, from the cache when fresh).
                 let code = episode.uppercased()
                 try await global.perform(
-                    RPCMethods.episodesList, EpisodeListParams(episode: code), printsResultJSON: false
+                    RPCMethods.episodesList, EpisodeListParams(episode: code), printsResultJSON: false,
+                    noticesStale: false
                 ) { page in
                     id = page.items.first { $0.code == code }?.id
                 }
@@ -68,7 +69,7 @@ struct EpisodesCommand: AsyncParsableCommand {
                 print(
                     Fields(pairs: [("Air date", detail.episode.airDate), ("Created", detail.episode.created)]).render())
                 print("  Characters (\(detail.characters.count)):")
-                printCharacters(detail.characters, wide: global.wide)
+                printCharacters(detail.characters, wide: global.wide, nested: true)
             }
         }
     }

@@ -52,7 +52,7 @@ struct LocationsCommand: AsyncParsableCommand {
                         ("Created", detail.location.created),
                     ]).render())
                 print("  Residents (\(detail.residents.count)):")
-                printCharacters(detail.residents, wide: global.wide)
+                printCharacters(detail.residents, wide: global.wide, nested: true)
             }
         }
     }

@@ -14,10 +14,12 @@ extension GlobalOptions {
     /// With `printsResultJSON` false, `--json` still makes failures JSON but the result goes to
     /// `render` (which prints its own summary).
     /// `beforeFailure` runs before a failure is reported (a progress bar ends its line).
+    /// `noticesStale` false: a lookup whose answer is not shown (the call it leads to gives the
+    /// one notice).
     func perform<P, R>(
         _ method: RPCMethod<P, R>, _ params: P,
         onProgress: (@Sendable (ProgressUpdate) -> Void)? = nil, printsResultJSON: Bool = true,
-        beforeFailure: () -> Void = {}, render: (R) throws -> Void
+        noticesStale: Bool = true, beforeFailure: () -> Void = {}, render: (R) throws -> Void
     ) async throws {
         try await runReporting(beforeFailure: beforeFailure) {
             let reply = try await withGateway { client in
@@ -25,7 +27,8 @@ extension GlobalOptions {
             }
             // With --json the result itself says so (`stale`, `upstreamError`, `fetchedAt`): a
             // program reading it gets one JSON document and nothing else.
-            if !json, let freshness = (reply.value as? any FreshnessCarrying)?.freshness, freshness.stale {
+            if !json, noticesStale, let freshness = (reply.value as? any FreshnessCarrying)?.freshness, freshness.stale
+            {
                 Terminal.printError(
                     Terminal.warning(
                         """

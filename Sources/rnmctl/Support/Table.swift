@@ -33,6 +33,13 @@ struct Table {
     /// Values longer than this wrap before a column is left out to make room for them.
     static let wrapsBefore = 30
 
+    /// The table four spaces in, under a heading of a record's details (`  Episodes (31):`),
+    /// fitted to the terminal's width less those spaces.
+    func renderNested(wide: Bool) -> String {
+        render(width: Terminal.width.map { $0 - 4 }, wide: wide)
+            .split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+    }
+
     /// The table as lines of at most `width` characters where that is possible without
     /// breaking a word; all columns and no wrapping when `width` is nil or `wide`.
     func render(width: Int? = Terminal.width, wide: Bool = false) -> String {
