@@ -239,7 +239,9 @@ http {{ access_log off;
                                others[f"nginx proxy_cache {name}, 1 conn (wrk)"])) for name, _, _ in PROXY_RUNS},
                        "HTTPGateway POST /graphql { character(id: 1) { name } }, 32 conns (wrk)": middle(graphql),
                        "ratios": [f["perSecond"] / n["perSecond"] for f, n in zip(front, reference)],
-                       "graphqlRatios": [g["perSecond"] / f["perSecond"] for g, f in zip(graphql, front)],
+                       # Against nginx proxy_cache, not the front's own GET: that one is answered by
+                       # the fast path since session 10 (twice as fast), which moved the old bar.
+                       "graphqlRatios": [g["perSecond"] / p["perSecond"] for g, p in zip(graphql, proxy)],
                        "deepMs": deep_query_ms(graphql_url),
                        "deepComputedMs": deep_query_ms(graphql_url, distinct=True),
                        "appPageMs": page_ms(f"http://127.0.0.1:{port}/app/characters?page=2")}
@@ -528,8 +530,10 @@ def main():
               "≤ 30 MB", quiet <= 30)
         spread = ", ".join(f"{r:.2f}" for r in graphql_ratios)
         median = statistics.median(graphql_ratios)
-        check(f"POST /graphql character name ÷ GET /api/character/1 at 32 conns (rounds: {spread})",
-              f"{median:.2f}×", "≥ 0.50×", median >= 0.5)
+        # The bar of issue 25 (half the front's cached GET, itself about half nginx's then),
+        # held where it was: a quarter of nginx serving a cached answer.
+        check(f"POST /graphql character name ÷ nginx proxy_cache GET at 32 conns (rounds: {spread})",
+              f"{median:.2f}×", "≥ 0.25×", median >= 0.25)
         check("deep GraphQL query from the synced mirror, each run a new query (no micro-cache), median of 30",
               f"{deep_computed_ms:.1f} ms", "≤ 50 ms", deep_computed_ms <= 50)
         check("the same deep query repeated (the micro-cache answers within RNM_HTTP_CACHE_MS), median of 30",
