@@ -130,6 +130,8 @@ struct GraphQLTests {
             let invalid = try await http.graphQL("{ character(id: 1) { nickname } }")
             #expect(invalid.messages.first?.contains("nickname") == true, "\(invalid.messages)")
             #expect(invalid.errors.first?["locations"] != nil)
+            // A request error has no field, so no `path` (the spec; the API's server).
+            #expect(syntax.errors.first?["path"] == nil && invalid.errors.first?["path"] == nil)
             // Under the GraphQL-over-HTTP media type, a request error is a 4xx.
             let modern = try await http.graphQL(
                 "{ character(id: 1) { nickname } }", headers: [("Accept", "application/graphql-response+json")])

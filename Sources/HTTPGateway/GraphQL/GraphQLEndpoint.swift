@@ -246,7 +246,7 @@ struct GraphQLEndpoint: Sendable {
         var parts: [String] = []
         let encoder = GraphQLJSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
-        if !errors.isEmpty, let text = try? encoder.encode(errors) {
+        if !errors.isEmpty, let text = try? encoder.encode(errors.map(ResponseError.init)) {
             parts.append(#""errors":"# + String(decoding: text, as: UTF8.self))
         }
         if let data, let text = try? encoder.encode(data) {
