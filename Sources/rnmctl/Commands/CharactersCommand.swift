@@ -19,10 +19,11 @@ struct CharactersCommand: AsyncParsableCommand {
     struct Filters: ParsableArguments {
         @Option(help: "Page, from 1.") var page: Int?
         @Option(help: "Part of the name.") var name: String?
-        @Option(help: "alive, dead or unknown.", completion: .list(CharacterListParams.statuses)) var status: String?
+        @Option(help: Help.oneOf(CharacterListParams.statuses), completion: .list(CharacterListParams.statuses))
+        var status: String?
         @Option(help: "Part of the species.") var species: String?
         @Option(help: "Part of the type.") var type: String?
-        @Option(help: "female, male, genderless or unknown.", completion: .list(CharacterListParams.genders))
+        @Option(help: Help.oneOf(CharacterListParams.genders), completion: .list(CharacterListParams.genders))
         var gender: String?
 
         var params: CharacterListParams {

@@ -1,3 +1,5 @@
+import ArgumentParser
+
 /// The longer help texts: examples and what every command shares.
 enum Help {
     static let root = """
@@ -20,5 +22,11 @@ enum Help {
     /// `Examples:` and the lines under it.
     static func examples(_ lines: String...) -> String {
         "Examples:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    /// A filter with fixed values (RnmAPI's, the one list of them): `alive, dead or unknown.`,
+    /// and the shell completes them.
+    static func oneOf(_ values: [String]) -> ArgumentHelp {
+        ArgumentHelp(values.dropLast().joined(separator: ", ") + " or " + (values.last ?? "") + ".")
     }
 }
