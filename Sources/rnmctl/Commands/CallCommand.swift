@@ -3,7 +3,7 @@ import Messaging
 import RnmAPI
 import NIOCore
 
-/// `rnmctl call METHOD [PARAMS_JSON]`: any method, raw.
+/// `rnmctl call <method> [<params>]`: any method, raw.
 struct CallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call", abstract: "Call any method with JSON params; prints the result JSON.",
@@ -24,8 +24,15 @@ struct CallCommand: AsyncParsableCommand {
             var paramsBuffer: ByteBuffer?
             if let params {
                 let buffer = ByteBuffer(string: params)
-                let kind = try? buffer.withUnsafeReadableBytes { try JSONScanner.scan($0).kind }
-                guard kind == .object else { throw CLIFailure.usage("PARAMS_JSON must be a JSON object") }
+                let kind: JSONScanner.Kind
+                do {
+                    kind = try buffer.withUnsafeReadableBytes { try JSONScanner.scan($0).kind }
+                } catch {
+                    throw CLIFailure.usage("<params> is not JSON (\(error)); give an object, e.g. '{\"id\": 1}'")
+                }
+                guard kind == .object else {
+                    throw CLIFailure.usage("<params> must be a JSON object, e.g. '{\"id\": 1}'")
+                }
                 paramsBuffer = buffer
             }
             let reply = try await global.withGateway { client in

@@ -37,7 +37,9 @@ struct GlobalOptions: ParsableArguments {
 
     mutating func validate() throws {
         guard timeout.isFinite, (0.001...86_400).contains(timeout) else {
-            throw ValidationError("--timeout must be a number of seconds from 0.001 to 86400, got \(timeout)")
+            // `got 0`, not `got 0.0`: the number as a person would have typed it.
+            let given = timeout.rounded() == timeout && abs(timeout) < 1e15 ? String(Int(timeout)) : "\(timeout)"
+            throw ValidationError("--timeout must be a number of seconds from 0.001 to 86400, got \(given)")
         }
     }
 
@@ -66,6 +68,15 @@ struct GlobalOptions: ParsableArguments {
             let value = try await body(client)
             await client.close()
             return value
+        } catch var error as RPCError
+            where error.code == .methodNotFound
+            && RPCMethods.all.contains(where: { error.message.contains("\"\($0.name)\"") })
+        {
+            await client.close()
+            // The Gateway answers every method of the route table: this socket is another
+            // process's (a service's, given with --socket).
+            error.message += "; is \(socketPath) the Gateway's socket? Straight to a service, use `rnmctl call`"
+            throw error
         } catch {
             await client.close()
             throw error
