@@ -18,12 +18,9 @@ struct UniversitiesCommand: AsyncParsableCommand {
                 "rnmctl universities list",
                 "rnmctl universities list --country \"United Arab Emirates\" --name american"), aliases: ["ls"])
         @Option(
-            help:
-                """
-                The country's full English name (default \"United Arab Emirates\"; with --name and no --country, \
-                every country of the mirror that `universities sync` made).
-                """
-        ) var country: String?
+            help: Help.country(
+                "; with --name and no --country, every country of the mirror that `universities sync` made"))
+        var country: String?
         @Option(help: "Part of the name.") var name: String?
         @OptionGroup var global: GlobalOptions
 
@@ -39,7 +36,7 @@ struct UniversitiesCommand: AsyncParsableCommand {
             commandName: "refresh",
             abstract: "Fetch a country's universities again.",
             discussion: Help.examples("rnmctl universities refresh --country Japan"))
-        @Option(help: "The country's full English name (default \"United Arab Emirates\").") var country: String?
+        @Option(help: Help.country()) var country: String?
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -76,7 +73,7 @@ struct UniversitiesCommand: AsyncParsableCommand {
                 "rnmctl universities show \"Khalifa University\"",
                 "rnmctl universities show \"Kyoto University\" --country Japan"), aliases: ["get"])
         @Argument(help: "The university's exact name (any letter case).") var name: String
-        @Option(help: "The country's full English name (default \"United Arab Emirates\").") var country: String?
+        @Option(help: Help.country()) var country: String?
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {

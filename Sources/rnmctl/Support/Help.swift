@@ -1,4 +1,5 @@
 import ArgumentParser
+import RnmAPI
 
 /// The longer help texts: examples and what every command shares.
 enum Help {
@@ -22,6 +23,11 @@ enum Help {
     /// `Examples:` and the lines under it.
     static func examples(_ lines: String...) -> String {
         "Examples:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    /// `--country`'s help, with the default country RnmAPI names; `more` adds to the parenthesis.
+    static func country(_ more: String = "") -> ArgumentHelp {
+        ArgumentHelp("The country's full English name (default \"\(defaultUniversityCountry)\"\(more)).")
     }
 
     /// A filter with fixed values (RnmAPI's, the one list of them): `alive, dead or unknown.`,
