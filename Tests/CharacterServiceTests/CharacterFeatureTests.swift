@@ -57,6 +57,21 @@ struct CharacterFeatureTests {
         try await harness.stop()
     }
 
+    @Test("a sync whose avatars the upstream fails stops with -32002 naming the avatar, not an internal error")
+    func syncStoppedAtAvatars() async throws {
+        let harness = try await CharacterHarness.start(maxAge: 0)
+        harness.fixtures.override = { request in
+            request.path.contains("/avatar/") ? UpstreamResponse(status: 503, body: Array("busy".utf8)) : nil
+        }
+        let error = await harness.error {
+            try await harness.client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(60))
+        }
+        #expect(error?.code == .upstreamUnavailable, "\(error)")
+        #expect(error?.message.hasPrefix("the sync could not fetch the avatar of character ") == true, "\(error)")
+        #expect(error?.message.hasSuffix("the previous mirror stays in force, try again") == true)
+        try await harness.stop()
+    }
+
     @Test("stats: counts per status from the upstream's totals")
     func stats() async throws {
         let harness = try await CharacterHarness.start()

@@ -86,9 +86,7 @@ struct CharacterCatalog: Sendable {
         fallback: Bool = true
     ) async throws -> PageAnswer {
         let filterKey = FilterKey.encode(filters)
-        let unavailable = { (error: UpstreamError) in
-            CharacterError.upstreamUnavailable(what: "\(resource.plural) page \(page)", error)
-        }
+        let what = "\(resource.plural) page \(page)"
         let answer = try await policy.read(
             stored: try await storedPage(resource, filterKey: filterKey, page: page), force: force,
             local: { [self] in
@@ -98,7 +96,7 @@ struct CharacterCatalog: Sendable {
             },
             fetch: { try await fetchPage(resource, page: page, filters: filters, filterKey: filterKey, force: force) },
             fallback: { [self] error in
-                guard fallback else { throw CharacterError.syncStopped(at: "\(resource.plural) page \(page)", error) }
+                guard fallback else { throw CharacterError.syncStopped(at: what, error) }
                 guard let mirror = try await database.mirror() else { return nil }
                 return try await localAnswer(
                     resource, page: page, filters: filters, mirror: mirror, upstreamError: error)
@@ -112,7 +110,7 @@ struct CharacterCatalog: Sendable {
                         ListPage(page: page, pages: known.pages, count: known.count, items: []),
                         .stale(at: known.fetchedAt, because: error))
                 }
-                throw unavailable(error)
+                throw CharacterError.upstreamUnavailable(what: what, error)
             })
         return try await withTrueTotals(answer, resource: resource, filters: filters)
     }

@@ -24,7 +24,7 @@ enum CharacterError: Error, RPCErrorConvertible {
         case .mirrorIncomplete(let what):
             RPCError(
                 .upstreamUnavailable,
-                "the sync did not get everything (\(what)); the previous mirror stays in force, try again",
+                "the sync did not get everything (\(what)); \(UpstreamError.mirrorStays)",
                 service: service)
         case .syncStopped(let what, let error):
             error.syncStopped(at: what, service: service)

@@ -87,6 +87,9 @@ struct MirrorSync: Sendable {
             }
         } catch .badPayload, .tooLarge {
             return
+        } catch {
+            // The upstream failing stops the sync as a failing page does, saying so.
+            throw CharacterError.syncStopped(at: "the avatar of character \(id)", error)
         }
         guard let bytes, let type = ImageKind.contentType(of: bytes) else { return }
         try await catalog.policy.storage.bestEffort("the avatar of character \(id)") {

@@ -24,7 +24,7 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
         public static let internalError = Code(rawValue: -32603)
         /// -32001: not found.
         public static let notFound = Code(rawValue: -32001)
-        /// -32002: upstream unavailable and nothing cached.
+        /// -32002: upstream unavailable: nothing cached, or a sync it stopped.
         public static let upstreamUnavailable = Code(rawValue: -32002)
         /// -32003: the Gateway cannot reach the service.
         public static let serviceUnavailable = Code(rawValue: -32003)

@@ -89,8 +89,10 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// force (and are still served), so the answer says so rather than "nothing is cached".
     public func syncStopped(at what: String, service: String) -> RPCError {
         RPCError(
-            .upstreamUnavailable,
-            "the sync could not fetch \(what): \(self); the previous mirror stays in force, try again",
-            service: service, upstreamStatus: httpStatus)
+            .upstreamUnavailable, "the sync could not fetch \(what): \(self); \(Self.mirrorStays)", service: service,
+            upstreamStatus: httpStatus)
     }
+
+    /// What every failed sync says of the mirror.
+    public static let mirrorStays = "the previous mirror stays in force, try again"
 }

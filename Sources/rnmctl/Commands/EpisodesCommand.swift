@@ -58,6 +58,8 @@ struct EpisodesCommand: AsyncParsableCommand {
                     noticesStale: false
                 ) { page in
                     id = page.items.first { $0.code == code }?.id
+                    // Not found in a stale list: the notice says why it may be missing.
+                    if id == nil { global.announceIfStale(page) }
                 }
                 guard id != nil else {
                     try await global.runReporting { throw CLIFailure.nothingFound("no episode \(code)") }

@@ -25,24 +25,29 @@ extension GlobalOptions {
             let reply = try await withGateway { client in
                 try await client.callReturningJSON(method, params, timeout: deadline, onProgress: onProgress)
             }
-            // With --json the result itself says so (`stale`, `upstreamError`, `fetchedAt`): a
-            // program reading it gets one JSON document and nothing else.
-            if !json, noticesStale, let freshness = (reply.value as? any FreshnessCarrying)?.freshness, freshness.stale
-            {
-                Terminal.printError(
-                    Terminal.warning(
-                        """
-                        offline: showing data cached at \(freshness.fetchedAt); the upstream failed: \
-                        \(freshness.upstreamError ?? "unknown error")
-                        """
-                    ))
-            }
+            if noticesStale { announceIfStale(reply.value) }
             if json, printsResultJSON {
                 print(String(buffer: reply.json))
             } else {
                 try render(reply.value)
             }
         }
+    }
+}
+
+extension GlobalOptions {
+    /// One line on stderr when `value` came from the cache because the upstream failed (none
+    /// with `--json`: the result itself says so, `stale`, `upstreamError`, `fetchedAt`, and a
+    /// program reading it gets one JSON document and nothing else).
+    func announceIfStale(_ value: Any) {
+        guard !json, let freshness = (value as? any FreshnessCarrying)?.freshness, freshness.stale else { return }
+        Terminal.printError(
+            Terminal.warning(
+                """
+                offline: showing data cached at \(freshness.fetchedAt); the upstream failed: \
+                \(freshness.upstreamError ?? "unknown error")
+                """
+            ))
     }
 }
 

@@ -75,7 +75,7 @@ struct GlobalOptions: ParsableArguments {
             await client.close()
             // The Gateway answers every method of the route table: this socket is another
             // process's (a service's, given with --socket).
-            error.message += "; is \(socketPath) the Gateway's socket? Straight to a service, use `rnmctl call`"
+            error.message += "; is \(socketPath) the Gateway's socket? A service answers only its own methods"
             throw error
         } catch {
             await client.close()

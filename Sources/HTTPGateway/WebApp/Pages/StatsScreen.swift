@@ -26,7 +26,8 @@ struct StatsScreen {
         ]
         let largest = max(1, counts.map(\.1).max() ?? 1)
         rows = counts.enumerated().map { index, pair in
-            let width = 80 * Double(pair.1) / Double(largest)
+            // Labels take 26 of the chart's 120 units, the count after the bar up to 14.
+            let width = 76 * Double(pair.1) / Double(largest)
             let share = stats.total > 0 ? 100 * Double(pair.1) / Double(stats.total) : 0
             return Row(
                 status: pair.0, count: pair.1, percent: String(format1: share),

@@ -19,7 +19,7 @@ extension WebTemplates {
         <tbody>{{#episodes}}<tr><td><a href="/app/episodes/{{id}}">{{code}}</a></td>\
         <td><a href="/app/episodes/{{id}}">{{name}}</a></td><td>{{airDate}}</td></tr>{{/episodes}}</tbody></table>\
         {{/empty(episodes)}}
-        {{#none}}{{^cards}}<p>{{none}}</p>{{/cards}}{{/none}}{{^empty(cards)}}{{> cards}}{{/empty(cards)}}{{/related}}
+        {{^cards}}{{#none}}<p>{{.}}</p>{{/none}}{{/cards}}{{^empty(cards)}}{{> cards}}{{/empty(cards)}}{{/related}}
         {{> foot}}
         """
 
