@@ -133,6 +133,13 @@ struct GzipTests {
             let revalidated = try await http.get(
                 "/api/character/?page=3", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", tag)])
             #expect(revalidated.status == 304)
+            // The answer that fills the micro-cache is sent as its hits will be: here gzipped.
+            _ = try await http.get("/api/character/?page=4")
+            let storing = try await http.get("/api/character/?page=4", headers: [("Accept-Encoding", "gzip")])
+            let hit = try await http.get("/api/character/?page=4", headers: [("Accept-Encoding", "gzip")])
+            #expect(storing.header("content-encoding") == "gzip" && storing.header("vary") == "Accept-Encoding")
+            #expect(storing.header("etag") == hit.header("etag") && storing.body == hit.body)
+            #expect(storing.header("content-length") == String(storing.body.count))
         }
     }
 }

@@ -155,16 +155,14 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
                 key, body: collector.buffer, contentType: contentType,
                 age: response.headers[.age].flatMap { Int($0) } ?? 0, cacheControl: response.headers[.cacheControl],
                 route: context.endpointPath ?? "unmatched", now: now),
-            let gzipped = entry.gzipped
+            entry.gzipped != nil
         {
-            // The answer just kept has a compressed copy: this one is sent as its hits are.
-            response.headers[.vary] = "Accept-Encoding"
-            if AcceptEncoding.takesGzip(request.headers[.acceptEncoding]) {
-                response.headers[.contentEncoding] = "gzip"
-                response.headers[.eTag] = ETag.gzipped(etag)
-                response.headers[.contentLength] = String(gzipped.readableBytes)
-                response.body = ResponseBody(byteBuffer: gzipped)
-            }
+            // The answer just kept has a compressed copy: this one is sent as its hits are
+            // (`Vary`, and the compressed copy with its own tag to a client that takes gzip).
+            let (body, headers) = entry.representation(
+                gzip: AcceptEncoding.takesGzip(request.headers[.acceptEncoding]), storedAt: now, now: now)
+            for field in headers { response.headers[field.name] = field.value }
+            response.body = ResponseBody(byteBuffer: body)
         }
         if let tags = request.headers[.ifNoneMatch], ETag.matches(tags, response.headers[.eTag] ?? etag) {
             response.status = .notModified

@@ -27,9 +27,9 @@ struct PageFrame {
     /// The screens, in the bar's order (`current` is marked for assistive technology too), with
     /// what each is for (the home page says it).
     static let screens: [(path: String, label: String, about: String)] = [
-        ("/app/characters", "Characters", "cards with filters and pages, pull-to-refresh as a button"),
-        ("/app/locations", "Locations", "places and who lives there"),
-        ("/app/episodes", "Episodes", "every episode and its characters"),
+        (RecordKind.character.appPath, "Characters", "cards with filters and pages, pull-to-refresh as a button"),
+        (RecordKind.location.appPath, "Locations", "places and who lives there"),
+        (RecordKind.episode.appPath, "Episodes", "every episode and its characters"),
         ("/app/favorites", "Favorites", "the characters you marked"),
         ("/app/stats", "Statistics", "characters per status"),
         ("/app/universities", "Universities", "universities by country, every name whole"),
