@@ -49,8 +49,12 @@ struct DamagedDatabaseTests {
         _ = try await first.call(RPCMethods.charactersList, .init())
         _ = try await first.call(RPCMethods.favoritesAdd, .init(id: 2))
         try await first.stop()
-        // Everything in the main file (none left in the journal), then the damage to it.
-        let queue = try DatabaseQueue(path: path)
+        // Everything in the main file (none left in the journal), then the damage to it. Waiting
+        // on a lock as the service's own connections do: the stopped service's last connection
+        // may still be closing (its closing checkpoint holds the file for a moment).
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
         try await queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try queue.close()
         try damage.apply(to: path)
