@@ -45,4 +45,10 @@ public enum Defaults {
     public static var graphqlMaxRecords: Int { Setting.graphqlMaxRecords.integerDefault() }
     public static var graphqlMaxCallsInFlight: Int { Setting.graphqlMaxCallsInFlight.integerDefault() }
     public static var graphqlCacheBytes: Int { Setting.graphqlCacheBytes.integerDefault() }
+    public static var graphqlMaxTokens: Int { Setting.graphqlMaxTokens.integerDefault() }
+    public static var graphqlMaxCost: Int { Setting.graphqlMaxCost.integerDefault() }
+    public static var graphqlMaxRunning: Int { Setting.graphqlMaxRunning.integerDefault() }
+    public static var graphqlMaxRunningPerClient: Int { Setting.graphqlMaxRunningPerClient.integerDefault() }
+    public static var graphqlTimeoutMilliseconds: Int { Setting.graphqlTimeoutMilliseconds.integerDefault() }
+    public static var graphqlMaxRecordsInFlight: Int { Setting.graphqlMaxRecordsInFlight.integerDefault() }
 }

@@ -188,7 +188,10 @@ extension Setting {
                 "Longest GraphQL request (POST body or GET query), in bytes; longer is 413",
                 default: .integer(16384), range: 256...1_048_576)
         case .graphqlMaxDepth:
-            SettingSpec("Deepest nesting of a GraphQL query's selections", default: .integer(10), range: 1...100)
+            // The API's server: graphql-depth-limit `depth(4)` refuses a sixth level of fields.
+            SettingSpec(
+                "Deepest nesting of a GraphQL query's fields (introspection fields not counted)", default: .integer(5),
+                range: 1...100)
         case .graphqlMaxAliases:
             SettingSpec("Aliased fields one GraphQL query may hold", default: .integer(50), range: 0...10_000)
         case .graphqlMaxRecords:
@@ -205,6 +208,35 @@ extension Setting {
                 none
                 """,
                 default: .integer(262_144), range: 0...67_108_864)
+        case .graphqlMaxTokens:
+            // graphql-armor's maxTokens default; every query of the API's own suite holds < 100.
+            SettingSpec(
+                "Tokens one GraphQL document may hold, counted before it is parsed", default: .integer(1000),
+                range: 16...100_000)
+        case .graphqlMaxCost:
+            // The introspection query GraphiQL sends costs about 3,000 here (QueryCost).
+            SettingSpec(
+                """
+                What one GraphQL query may cost before it runs: fields as expanded through fragments, \
+                introspection objects by the schema's fan-out
+                """,
+                default: .integer(5000), range: 10...10_000_000)
+        case .graphqlMaxRunning:
+            SettingSpec(
+                "GraphQL requests worked on at once, in all; past it 503 with Retry-After", default: .integer(4),
+                range: 1...1024)
+        case .graphqlMaxRunningPerClient:
+            SettingSpec(
+                "GraphQL requests of one client address worked on at once; past it 503 with Retry-After",
+                default: .integer(2), range: 1...1024)
+        case .graphqlTimeoutMilliseconds:
+            SettingSpec(
+                "How long one GraphQL request may run before it is stopped and answered 504, in ms",
+                default: .integer(10000), range: 10...600_000)
+        case .graphqlMaxRecordsInFlight:
+            SettingSpec(
+                "Records all GraphQL queries in flight may hold together; past it 503 with Retry-After",
+                default: .integer(10000), range: 1...10_000_000)
         }
     }
 }

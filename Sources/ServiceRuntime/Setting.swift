@@ -94,6 +94,19 @@ public enum Setting: String, CaseIterable, Sendable {
     case graphqlMaxCallsInFlight = "RNM_GRAPHQL_MAX_CALLS_IN_FLIGHT"
     /// Bytes of GraphQL query text whose parsed, validated documents the HTTPGateway keeps.
     case graphqlCacheBytes = "RNM_GRAPHQL_CACHE_BYTES"
+    /// How many tokens a GraphQL document may hold, counted before it is parsed.
+    case graphqlMaxTokens = "RNM_GRAPHQL_MAX_TOKENS"
+    /// What one GraphQL query may cost: its fields as expanded through fragments, introspection
+    /// objects by the schema's fan-out.
+    case graphqlMaxCost = "RNM_GRAPHQL_MAX_COST"
+    /// How many GraphQL requests the HTTPGateway works on at once, in all.
+    case graphqlMaxRunning = "RNM_GRAPHQL_MAX_RUNNING"
+    /// How many GraphQL requests of one client address it works on at once.
+    case graphqlMaxRunningPerClient = "RNM_GRAPHQL_MAX_RUNNING_PER_CLIENT"
+    /// How long one GraphQL request may take before it is stopped.
+    case graphqlTimeoutMilliseconds = "RNM_GRAPHQL_TIMEOUT_MS"
+    /// How many records all the GraphQL queries in flight may hold together.
+    case graphqlMaxRecordsInFlight = "RNM_GRAPHQL_MAX_RECORDS_IN_FLIGHT"
 
     /// The value set in `environment`, if any and not empty.
     public func value(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {

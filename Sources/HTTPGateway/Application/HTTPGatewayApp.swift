@@ -79,13 +79,16 @@ enum HTTPGatewayApp {
         let shapes = PublicShapes(apiBase: base + "/api")
         let cache = ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes)
         let instruments = configuration.instruments
+        // GraphQL's CPU work, off the event loops; stopped last (after the server).
+        let workers = GraphQLWorkers()
         let httpMetrics = HTTPMetrics(instruments: instruments)
         let router = PublicAPIRoutes.router(
             endpoints: RickAndMortyEndpoints(reader: reader, shapes: shapes, logger: logger),
             universities: UniversitySearch(reader: reader, logger: logger),
             graphQL: GraphQLEndpoint(
                 schema: RickAndMortySchema.schema, reader: reader, shapes: shapes, limits: configuration.graphQL,
-                documents: ExpiringCache(maxBytes: configuration.graphQL.cacheBytes), answers: cache, logger: logger),
+                answers: cache, admission: GraphQLAdmission(limits: configuration.graphQL, instruments: instruments),
+                workers: workers, logger: logger),
             maxURLBytes: configuration.maxURLBytes,
             cache: cache, metrics: httpMetrics,
             webApp: WebApp(reader: reader, publicURL: base, logger: logger),
@@ -127,6 +130,6 @@ enum HTTPGatewayApp {
             },
             logger: logger
         )
-        return [gateway, trim, application]
+        return [workers, gateway, trim, application]
     }
 }

@@ -21,12 +21,31 @@ struct GraphQLEndpoint: Sendable {
     let reader: GatewayReader
     let shapes: PublicShapes
     let limits: GraphQLLimits
-    /// Documents that passed, by their text (`RNM_GRAPHQL_CACHE_BYTES` of query text).
-    let documents: ExpiringCache<Document>
+    /// Documents parsed, costed and validated, refusals too, by their text.
+    let documents: GraphQLDocuments
     /// The HTTP micro-cache, shared with REST: an answer read wholly fresh from rnm's cache is
     /// answered again from memory for `RNM_HTTP_CACHE_MS`, as a REST answer is.
     let answers: ResponseCache
+    /// How much GraphQL work runs at once; where it runs.
+    let admission: GraphQLAdmission
+    let workers: GraphQLWorkers
     let logger: Logger
+
+    init(
+        schema: Schema<RickAndMortyResolver, QueryContext>, reader: GatewayReader, shapes: PublicShapes,
+        limits: GraphQLLimits, answers: ResponseCache, admission: GraphQLAdmission, workers: GraphQLWorkers,
+        logger: Logger
+    ) {
+        self.schema = schema
+        self.reader = reader
+        self.shapes = shapes
+        self.limits = limits
+        documents = GraphQLDocuments(schema: schema.schema, limits: limits)
+        self.answers = answers
+        self.admission = admission
+        self.workers = workers
+        self.logger = logger
+    }
 
     static let graphQLResponseType = "application/graphql-response+json"
 
@@ -36,34 +55,77 @@ struct GraphQLEndpoint: Sendable {
         return encoder
     }()
 
-    func respond(to request: Request) async -> Response {
-        // The GraphQL-over-HTTP media type when the client names it: request errors are then
-        // 4xx. Under plain `application/json` they are 200 with `errors`, as older clients expect.
-        let modern = request.headers[.accept]?.contains(Self.graphQLResponseType) == true
-        let contentType = (modern ? Self.graphQLResponseType : "application/json") + "; charset=utf-8"
+    /// The media type of the answer and of its request errors (4xx under the GraphQL-over-HTTP
+    /// type when the client names it; 200 with `errors` under `application/json`, as older
+    /// clients expect).
+    private struct Answering: Sendable {
+        let contentType: String
+        let requestError: HTTPResponse.Status
+
+        init(_ request: Request) {
+            let modern = request.headers[.accept]?.contains(GraphQLEndpoint.graphQLResponseType) == true
+            contentType = (modern ? GraphQLEndpoint.graphQLResponseType : "application/json") + "; charset=utf-8"
+            requestError = modern ? .badRequest : .ok
+        }
+    }
+
+    /// Reads the request and answers it: from the micro-cache on the event loop, else on the
+    /// GraphQL threads within the admission limits and the deadline.
+    func respond(to request: Request, client: String) async -> Response {
+        let answering = Answering(request)
         var request = request
         let body: GraphQLRequest
         switch await read(&request) {
         case .success(let read): body = read
         case .failure(let refusal):
-            return answer(errors: [refusal.error], status: refusal.status, contentType: contentType)
+            return answer(errors: [refusal.error], status: refusal.status, contentType: answering.contentType)
         }
-        let key = Self.answerKey(body, contentType: contentType)
+        let key = Self.answerKey(body, contentType: answering.contentType)
         if let (kept, storedAt) = answers.lookup(key) {
             return repeated(kept, storedAt: storedAt)
         }
-        let requestError = modern ? HTTPResponse.Status.badRequest : .ok
-        let document: Document
-        switch prepare(body.query) {
-        case .success(let prepared): document = prepared
-        case .failure(let refused):
-            return answer(errors: refused.errors, status: requestError, contentType: contentType)
+        if let refusal = admission.enter(client) {
+            return busy(refusal.message(limits), contentType: answering.contentType)
         }
-        if request.method == .get, Self.isMutation(document, named: body.operationName) {
+        let isGet = request.method == .get
+        let context = QueryContext(reader: reader, shapes: shapes, limits: limits, admission: admission)
+        let answered = await workers.run(within: limits.timeout) { [self] in
+            defer { admission.leave(client, records: context.recordsHeld) }
+            return await work(body, key: key, isGet: isGet, context: context, answering: answering)
+        }
+        guard let answered else {
+            let error = GraphQLError(
+                message:
+                    "the query ran past \(Int(limits.timeout / .milliseconds(1))) ms (RNM_GRAPHQL_TIMEOUT_MS) and was stopped",
+                extensions: ["code": "TIMEOUT"])
+            return answer(errors: [error], status: .gatewayTimeout, contentType: answering.contentType)
+        }
+        return answered
+    }
+
+    /// 503 at once, with how long to wait.
+    private func busy(_ message: String, contentType: String) -> Response {
+        let error = GraphQLError(message: message, extensions: ["code": "BUSY"])
+        var response = answer(errors: [error], status: .serviceUnavailable, contentType: contentType)
+        response.headers[.retryAfter] = "1"
+        return response
+    }
+
+    /// Prepares, runs and encodes the query: the part that costs CPU, on the GraphQL threads.
+    private func work(
+        _ body: GraphQLRequest, key: String, isGet: Bool, context: QueryContext, answering: Answering
+    ) async -> Response {
+        let contentType = answering.contentType
+        let document: Document
+        switch documents.prepare(body.query) {
+        case .document(let prepared): document = prepared
+        case .refused(let errors):
+            return answer(errors: errors, status: answering.requestError, contentType: contentType)
+        }
+        if isGet, Self.isMutation(document, named: body.operationName) {
             let error = GraphQLError(message: "a mutation cannot be sent with GET")
             return answer(errors: [error], status: .methodNotAllowed, contentType: contentType)
         }
-        let context = QueryContext(reader: reader, shapes: shapes, limits: limits)
         let result: GraphQLResult
         do {
             result = try await GraphQL.execute(
@@ -73,6 +135,9 @@ struct GraphQLEndpoint: Sendable {
             logger.error("graphql execution failed", metadata: ["error": "\(error)"])
             result = GraphQLResult(errors: [GraphQLError(message: "internal error")])
         }
+        if context.overShared {
+            return busy(GraphQLAdmission.Refusal.records.message(limits), contentType: contentType)
+        }
         if context.overBudget {
             // No half answer: the limit alone, with what was read before it was met.
             return answer(errors: [context.budgetError], report: context.report, status: .ok, contentType: contentType)
@@ -81,7 +146,7 @@ struct GraphQLEndpoint: Sendable {
         let report = context.report
         let bytes = Self.body(errors: errors, data: result.data, report: report)
         let response = answer(
-            bytes, report: report, status: result.data == nil ? requestError : .ok, contentType: contentType)
+            bytes, report: report, status: result.data == nil ? answering.requestError : .ok, contentType: contentType)
         if errors.isEmpty, result.data != nil, let freshness = report?.freshness, freshness.source == .cache,
             !freshness.stale, freshness.revalidating != true
         {
@@ -119,9 +184,8 @@ struct GraphQLEndpoint: Sendable {
     /// JSON body (POST), within the size limit.
     private func read(_ request: inout Request) async -> Result<GraphQLRequest, Refusal> {
         let tooLarge = Refusal(
-            error: GraphQLError(
-                message: "the request is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)",
-                extensions: ["code": "QUERY_TOO_LARGE"]),
+            error: GraphQLDocuments.tooLarge(
+                "the request is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)"),
             status: .contentTooLarge)
         if request.method == .get || request.method == .head {
             let query = PublicQuery(request.uri.query)
@@ -156,55 +220,6 @@ struct GraphQLEndpoint: Sendable {
         } catch {
             return .failure(Self.badRequest("the body is not a GraphQL request: a JSON object with a string `query`"))
         }
-    }
-
-    /// The query parsed, measured against the limits and validated; or the errors that refuse
-    /// it. A document that passes is kept (``documents``): a client sends the same few queries
-    /// again and again, and parsing and validating them is most of a small query's cost
-    /// (BENCHMARKS.md, session 7).
-    private func prepare(_ query: String) -> Result<Document, GraphQLErrors> {
-        if let error = precheck(query) { return .failure(GraphQLErrors([error])) }
-        // Keyed by the text, byte for byte (``ExactText``): a query in another Unicode
-        // normalisation is another query, literals and all.
-        if let kept = documents.entry(for: query)?.value { return .success(kept) }
-        let document: Document
-        do {
-            document = try GraphQL.parse(source: Source(body: query, name: "GraphQL request"))
-        } catch let error as GraphQLError {
-            return .failure(GraphQLErrors([error]))
-        } catch {
-            return .failure(GraphQLErrors([GraphQLError(error)]))
-        }
-        let cost = QueryCost(document)
-        if cost.depth > limits.maxDepth { return .failure(GraphQLErrors([Self.depthError(limits.maxDepth)])) }
-        if cost.aliases > limits.maxAliases {
-            let error = GraphQLError(
-                message: "the query holds more than \(limits.maxAliases) aliases (RNM_GRAPHQL_MAX_ALIASES)",
-                extensions: ["code": "QUERY_TOO_LARGE"])
-            return .failure(GraphQLErrors([error]))
-        }
-        let invalid = GraphQL.validate(schema: schema.schema, ast: document)
-        guard invalid.isEmpty else { return .failure(GraphQLErrors(invalid)) }
-        documents.store(document, for: query, size: query.utf8.count, expires: .now + .seconds(365 * 86400))
-        return .success(document)
-    }
-
-    /// Size and nesting of the text, before the recursive parser reads it.
-    private func precheck(_ query: String) -> GraphQLError? {
-        if query.utf8.count > limits.maxQueryBytes {
-            return GraphQLError(
-                message: "the query is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)",
-                extensions: ["code": "QUERY_TOO_LARGE"])
-        }
-        // Arguments add a bracket or two to a selection's depth; past this, no query is legal.
-        if QueryCost.nesting(of: query) > limits.maxDepth + 8 { return Self.depthError(limits.maxDepth) }
-        return nil
-    }
-
-    private static func depthError(_ limit: Int) -> GraphQLError {
-        GraphQLError(
-            message: "the query nests deeper than \(limit) levels (RNM_GRAPHQL_MAX_DEPTH)",
-            extensions: ["code": "QUERY_TOO_LARGE"])
     }
 
     private static func badRequest(_ message: String) -> Refusal {

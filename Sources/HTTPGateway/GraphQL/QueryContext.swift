@@ -10,6 +10,8 @@ final class QueryContext: Sendable {
     let reader: GatewayReader
     let shapes: PublicShapes
     let limits: GraphQLLimits
+    /// The records budget shared by every query in flight.
+    let admission: GraphQLAdmission?
     private let gate: CallGate
     private let state = Mutex(State())
 
@@ -19,7 +21,15 @@ final class QueryContext: Sendable {
         var parts: [Freshness] = []
         var errors: [GraphQLError] = []
         var overBudget = false
+        var overShared = false
     }
+
+    /// Whether the records budget of all queries in flight refused this one's next records:
+    /// then it is answered 503, to be tried again.
+    var overShared: Bool { state.withLock(\.overShared) }
+
+    /// Records this query holds in the shared budget (given back when it is answered).
+    var recordsHeld: Int { state.withLock(\.records) }
 
     /// Errors met where a field could not throw (``Level/nodes(_:as:)``), each message once.
     var errors: [GraphQLError] { state.withLock(\.errors) }
@@ -37,10 +47,11 @@ final class QueryContext: Sendable {
         }
     }
 
-    init(reader: GatewayReader, shapes: PublicShapes, limits: GraphQLLimits) {
+    init(reader: GatewayReader, shapes: PublicShapes, limits: GraphQLLimits, admission: GraphQLAdmission? = nil) {
         self.reader = reader
         self.shapes = shapes
         self.limits = limits
+        self.admission = admission
         gate = CallGate(limit: limits.maxCallsInFlight)
     }
 
@@ -79,10 +90,12 @@ final class QueryContext: Sendable {
     func list<Record: KindRecord>(_ type: Record.Type, _ params: Record.ListParamsType) async throws -> Page<Record> {
         try reserve(RecordKind.pageSize)
         let page = try await mapped { try await self.gated { try await self.reader.list(type, params) } }
+        let unused = RecordKind.pageSize - page.items.count
         state.withLock {
-            $0.records -= RecordKind.pageSize - page.items.count
+            $0.records -= unused
             $0.parts.append(page.freshness)
         }
+        admission?.giveBack(records: unused)
         return page.value
     }
 
@@ -103,10 +116,16 @@ final class QueryContext: Sendable {
     /// Counts `count` more records in the answer, or fails naming the limit. Called before the
     /// records are asked for and their objects made, once per use (an aliased copy of a field
     /// counts again): a query past the limit builds nothing past it.
+    /// A query past its deadline (``GraphQLLimits/timeout``) is cancelled: it stops here.
     func reserve(_ count: Int) throws {
+        if Task.isCancelled { throw FieldError("the query was stopped (RNM_GRAPHQL_TIMEOUT_MS)") }
         let allowed = state.withLock { state in
-            guard !state.overBudget, state.records + count <= limits.maxRecords else {
-                state.overBudget = true
+            guard !state.overBudget, !state.overShared, state.records + count <= limits.maxRecords else {
+                if !state.overShared { state.overBudget = true }
+                return false
+            }
+            guard admission?.reserve(records: count) ?? true else {
+                state.overShared = true
                 return false
             }
             state.records += count

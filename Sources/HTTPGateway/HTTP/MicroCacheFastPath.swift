@@ -4,7 +4,9 @@
 import HTTPTypes
 import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 import Synchronization
 import Telemetry
 
@@ -23,6 +25,13 @@ import Telemetry
 /// `Access-Control-Allow-Origin: *`, a `traceparent` (the caller's continued, or new), and
 /// its metrics (`rnm_http_requests_total` by the route it was stored from, its duration, the
 /// micro-cache hit). Measured: BENCHMARKS.md "Session 10".
+///
+/// It keeps the guarantees of Hummingbird's path (issue 35): while the channel is not writable
+/// (a client that pipelines and does not read) a hit is passed on to Hummingbird, whose
+/// writer waits for writability and so stops reading, as nginx answers pipelined requests one
+/// at a time; and a request that does not keep the connection alive (`Connection: close`,
+/// HTTP/1.0 without keep-alive, see ``KeepAliveHandler``) is answered `Connection: close`
+/// and the connection closed once the answer is written (RFC 9112 §9.6).
 final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -37,6 +46,8 @@ final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// a hit is passed on too (Hummingbird answers pipelined requests in order; one answered
     /// here meanwhile would overtake them).
     private var passedOn = 0
+    /// An answer here ended the connection: nothing more is read.
+    private var closing = false
 
     init(cache: ResponseCache, metrics: HTTPMetrics) {
         self.cache = cache
@@ -44,9 +55,10 @@ final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closing { return }
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if passedOn == 0, answer(request, context: context) {
+            if passedOn == 0, context.channel.isWritable, answer(request, context: context) {
                 swallowing = true
                 return
             }
@@ -79,9 +91,16 @@ final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         headers[.accessControlAllowOrigin] = "*"
         headers[.traceparent] = trace.traceparent
         headers[.date] = HTTPDate.now()
+        let close = request.headerFields[.connection] == "close"
+        if close { headers[.connection] = "close" }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if close {
+            closing = true
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        } else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
         metrics.cacheHits.increment()
         metrics.answered(route: entry.route, status: status.code, after: ContinuousClock.now - now)
         return true
@@ -102,6 +121,15 @@ final class MicroCacheFastPathInstaller: ChannelInboundHandler, RemovableChannel
 
     private var installed = false
 
+    /// Hummingbird's codec is in place when the configuration's handlers are added: the
+    /// ``KeepAliveHandler`` goes before it, where the HTTP version is still known.
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(KeepAliveHandler(), position: .before(codec))
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if !installed {
             installed = true
@@ -109,6 +137,24 @@ final class MicroCacheFastPathInstaller: ChannelInboundHandler, RemovableChannel
             if let state = try? pipeline.handler(type: HTTPConnectionStateHandler.self) {
                 try? pipeline.addHandler(makeFastPath(), position: .after(state))
             }
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+/// Says `Connection: close` on every request that does not keep its connection alive, before
+/// the HTTP version is dropped: an HTTP/1.0 request without `keep-alive`, or a `close` token in
+/// any case or list (NIO's `isKeepAlive`). Hummingbird closes after a request whose
+/// `Connection` is exactly `close`, and so does ``MicroCacheFastPath``.
+final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
         }
         context.fireChannelRead(data)
     }

@@ -5,7 +5,7 @@ import Hummingbird
 /// paths that read with it (GraphQL) (405 with `Allow` otherwise; nothing that changes data is
 /// served over HTTP; OPTIONS answers a browser's preflight), a bounded request target
 /// (414), the API's own 404 body for an unknown path, and `Access-Control-Allow-Origin: *` as
-/// the public API sends it.
+/// the public API sends it (but on `/metrics`).
 struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxURLBytes: Int
     /// Paths (lowercased, no trailing slash) that take POST.
@@ -43,7 +43,10 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = PublicResponse.error(RickAndMortyEndpoints.unknownPath, status: .notFound)
             }
         }
-        response.headers[.accessControlAllowOrigin] = "*"
+        // Not on `/metrics`: it is not a public API, and no other origin's page should read it.
+        if Self.routePath(request.uri.path) != PublicAPIRoutes.metricsPath {
+            response.headers[.accessControlAllowOrigin] = "*"
+        }
         return response
     }
 

@@ -10,13 +10,16 @@ import ServiceRuntime
 enum PublicAPIRoutes {
     /// The paths that take POST (GraphQL's reads); every other path only reads with GET.
     static let postPaths: Set<String> = ["/graphql"]
+    /// Every process's metrics, for Prometheus (not a public API: no CORS).
+    static let metricsPath = "/metrics"
 
     static func router(
         endpoints: RickAndMortyEndpoints, universities: UniversitySearch, graphQL: GraphQLEndpoint,
         maxURLBytes: Int, cache: ResponseCache, metrics: HTTPMetrics, webApp: WebApp,
         scrape: SharedScrape
-    ) -> Router<BasicRequestContext> {
-        let router = Router(options: [.autoGenerateHeadEndpoints, .caseInsensitive])
+    ) -> Router<PublicRequestContext> {
+        let router = Router(
+            context: PublicRequestContext.self, options: [.autoGenerateHeadEndpoints, .caseInsensitive])
         router.add(middleware: ObservabilityMiddleware(metrics: metrics))
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes, postPaths: postPaths))
@@ -42,13 +45,13 @@ enum PublicAPIRoutes {
         router.get("api/character/avatar/:file") { _, context in
             await endpoints.avatar(file: context.parameters.get("file") ?? "")
         }
-        router.get("graphql") { request, _ in await graphQL.respond(to: request) }
-        router.post("graphql") { request, _ in await graphQL.respond(to: request) }
+        router.get("graphql") { request, context in await graphQL.respond(to: request, client: context.client) }
+        router.post("graphql") { request, context in await graphQL.respond(to: request, client: context.client) }
         router.get("search") { request, _ in
             await universities.search(PublicQuery(request.uri.query))
         }
         // Every process's metrics, for Prometheus (never cached: each scrape asks them all).
-        router.get("metrics") { _, _ in
+        router.get(RouterPath(PublicAPIRoutes.metricsPath)) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: MetricsScrape.contentType, .cacheControl: "no-store"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: await scrape.text())))

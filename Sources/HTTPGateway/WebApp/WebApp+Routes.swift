@@ -5,7 +5,7 @@ import RnmAPI
 
 extension WebApp {
     /// The app's routes: its screens, its writes, its assets.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<PublicRequestContext>) {
         router.get("/") { request, _ in await home(request) }
         router.get("app") { request, _ in await home(request) }
         router.get("app/assets/app.css") { _, _ in
@@ -69,7 +69,7 @@ extension WebApp {
     }
 
     /// A kind's list screen.
-    private func registerRecords<Record: CardRecord>(_ type: Record.Type, on router: Router<BasicRequestContext>) {
+    private func registerRecords<Record: CardRecord>(_ type: Record.Type, on router: Router<PublicRequestContext>) {
         router.get(RouterPath(stringLiteral: String(Record.kind.appPath.dropFirst()))) { request, _ in
             await page(request) { token in
                 let query = PublicQuery(request.uri.query)
@@ -93,7 +93,7 @@ extension WebApp {
         }
     }
 
-    private func registerFavoritesAndStats(on router: Router<BasicRequestContext>) {
+    private func registerFavoritesAndStats(on router: Router<PublicRequestContext>) {
         router.get("app/favorites") { request, _ in
             await page(request) { token in
                 let list = try await reader.call(RPCMethods.favoritesList, NoParams())
@@ -116,7 +116,7 @@ extension WebApp {
         }
     }
 
-    private func registerUniversities(on router: Router<BasicRequestContext>) {
+    private func registerUniversities(on router: Router<PublicRequestContext>) {
         router.get("app/universities") { request, _ in
             await page(request) { token in
                 let query = PublicQuery(request.uri.query)
@@ -155,7 +155,7 @@ extension WebApp {
         }
     }
 
-    private func registerOffline(on router: Router<BasicRequestContext>) {
+    private func registerOffline(on router: Router<PublicRequestContext>) {
         router.get("app/offline") { request, _ in
             await page(request) { token in
                 async let characters = Self.outcome { try await reader.call(RPCMethods.charactersHealth, NoParams()) }
@@ -195,7 +195,7 @@ extension WebApp {
     }
 
     /// The `:id` of the path, a record's id (anything else is not found).
-    static func id(_ context: BasicRequestContext) throws -> Int {
+    static func id(_ context: PublicRequestContext) throws -> Int {
         guard let text = context.parameters.get("id"), let id = Int(text), IDSegment.range.contains(id) else {
             throw RPCError(.notFound, "there is no such record", service: ServiceName.gateway.rawValue)
         }

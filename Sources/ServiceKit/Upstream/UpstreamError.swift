@@ -71,6 +71,16 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `2 s`, `0.3 s`: whole seconds from 1 s on.
+    /// The description, saying the wait rnm applies where it is shorter than a `Retry-After`
+    /// asked (an upstream may ask for 10^9 s; rnm waits `RNM_UPSTREAM_RETRY_AFTER_MAX_MS`).
+    func description(waiting wait: Double) -> String {
+        guard case .throttled(let status, let seconds) = self, wait < seconds else { return description }
+        return """
+            upstream answered HTTP \(status) with Retry-After: \(Self.seconds(seconds)); rnm waits \(Self.seconds(wait)) \
+            (RNM_UPSTREAM_RETRY_AFTER_MAX_MS)
+            """
+    }
+
     static func seconds(_ value: Double) -> String {
         let value = max(0, value)
         if value >= 1 { return "\(Int(value.rounded())) s" }

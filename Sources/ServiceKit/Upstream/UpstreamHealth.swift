@@ -161,7 +161,9 @@ public final class UpstreamHealth: Sendable {
             state.snapshot.failures += 1
             var next = now.addingTimeInterval(Self.seconds(state.backoff.next()))
             if case .throttled(_, let seconds) = error {
-                let until = now.addingTimeInterval(min(seconds, Self.seconds(retry.maxRetryAfter)))
+                let wait = min(seconds, Self.seconds(retry.maxRetryAfter))
+                state.snapshot.lastError = error.description(waiting: wait)
+                let until = now.addingTimeInterval(wait)
                 state.snapshot.rateLimitedUntil = until
                 next = max(next, until)
             }

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// Threads of their own for GraphQL's CPU work (parse, validate, execute, encode), apart from
+/// the HTTP event loops. The HTTPGateway runs its Swift tasks on its event loops
+/// (``EventLoopExecutor``: right for moving bytes); GraphQL's work is synchronous and grows with
+/// the document, so on those loops one costly query stalled every connection of its loop,
+/// micro-cache hits included (issue 35). Here a query runs with these threads as its task
+/// executor preference (SE-0417): every step of it, its awaits on the Gateway included, comes
+/// back to them, and the event loops only parse HTTP, answer hits and move bytes.
+///
+/// The threads run at a lower priority (`nice` 10): when both cores are busy the kernel gives
+/// the event loops the CPU first, so a cached read is not queued behind a query's work. How
+/// much work there is at once is bounded by ``GraphQLAdmission``, how long by
+/// ``GraphQLLimits/timeout``.
+final class GraphQLWorkers: TaskExecutor, Service, @unchecked Sendable {
+    // @unchecked: `group` is a Sendable NIO type and never reassigned.
+    private let group: MultiThreadedEventLoopGroup
+
+    /// Half the cores, at least one: the other half stays with the event loops.
+    static var defaultThreads: Int { max(1, System.coreCount / 2) }
+
+    init(threads: Int = GraphQLWorkers.defaultThreads) {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+        for loop in group.makeIterator() {
+            // Per thread: on Linux `who` 0 is the calling thread, not the process (pthreads(7)).
+            loop.execute { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        group.next().execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// `work`'s result, run on these threads; nil if it has not ended within `deadline`. Then it
+    /// is cancelled (its resolvers stop at their next record) and the caller answers at once,
+    /// without waiting for it: the work still counts in ``GraphQLAdmission`` until it ends.
+    func run<T: Sendable>(within deadline: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
+        let first = FirstOf<T>()
+        return await withCheckedContinuation { continuation in
+            first.wait(continuation)
+            let task = Task(executorPreference: self) {
+                let result = await work()
+                first.resolve(result)
+            }
+            let timer = group.next().scheduleTask(in: TimeAmount(deadline)) {
+                if first.resolve(nil) { task.cancel() }
+            }
+            first.onResolve { timer.cancel() }
+        }
+    }
+
+    /// Runs until the graceful shutdown, then stops the threads; the HTTP server, which is
+    /// shut down first, has no query left on them by then.
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await group.shutdownGracefully()
+    }
+}
+
+/// Whichever comes first of a result and a deadline, once.
+private final class FirstOf<T: Sendable>: Sendable {
+    private let state = Mutex<
+        (continuation: CheckedContinuation<T?, Never>?, done: Bool, after: (@Sendable () -> Void)?)
+    >(
+        (nil, false, nil))
+
+    func wait(_ continuation: CheckedContinuation<T?, Never>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Resumes the waiter with `value`; false if it was resumed already.
+    @discardableResult
+    func resolve(_ value: T?) -> Bool {
+        let (continuation, after) = state.withLock {
+            state -> (CheckedContinuation<T?, Never>?, (@Sendable () -> Void)?) in
+            guard !state.done else { return (nil, nil) }
+            state.done = true
+            defer { state.continuation = nil }
+            return (state.continuation, state.after)
+        }
+        guard let continuation else { return false }
+        continuation.resume(returning: value)
+        after?()
+        return true
+    }
+
+    /// Runs `action` once resolved (at once if it is).
+    func onResolve(_ action: @escaping @Sendable () -> Void) {
+        let done = state.withLock { state -> Bool in
+            if !state.done { state.after = action }
+            return state.done
+        }
+        if done { action() }
+    }
+}
