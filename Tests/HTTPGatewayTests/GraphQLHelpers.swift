@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// A GraphQL answer as a client reads it.
-struct GraphQLAnswer {
+struct GraphQLAnswer: @unchecked Sendable {  // immutable; its JSON is only read
     let response: HTTPProbeResponse
     let object: [String: Any]
 

@@ -17,8 +17,13 @@ struct QueryCost {
     private(set) var depth = 0
     /// Aliased fields, as expanded.
     private(set) var aliases = 0
-    /// Fields as execution expands them, introspection objects by the schema's fan-out.
+    /// Fields as execution expands them, and introspection objects by the schema's fan-out at
+    /// a tenth of a field each: measured in one run (debug build), GraphiQL's introspection
+    /// query (39,123 objects here) took 62 ms, 1.6 µs an object; the diamond at 14 levels
+    /// (16,384 paths) 242 ms, 15 µs a path.
     private(set) var cost = 0
+    /// What an introspection object costs beside a field (see ``cost``).
+    static let introspectionObjectsPerField = 10
 
     private let fanOut: IntrospectionFanOut
     private var fragments: [String: SelectionSet] = [:]
@@ -33,7 +38,9 @@ struct QueryCost {
     private struct Measure {
         var depth = 0
         var aliases = 0
-        var cost = 0
+        /// Fields, introspection objects apart.
+        var fields = 0
+        var objects = 0
     }
 
     init(_ document: Document, fanOut: IntrospectionFanOut = .none) {
@@ -45,7 +52,7 @@ struct QueryCost {
             let measure = measure(operation.selectionSet, introspecting: false)
             depth = max(depth, measure.depth)
             aliases = max(aliases, measure.aliases)
-            cost = max(cost, measure.cost)
+            cost = max(cost, Self.add(measure.fields, measure.objects / Self.introspectionObjectsPerField))
         }
     }
 
@@ -65,9 +72,15 @@ struct QueryCost {
                     // graphql-depth-limit: an introspection field neither counts nor is descended.
                     inner.depth = meta || within ? 0 : below.depth
                     inner.aliases = Self.add(inner.aliases, below.aliases)
-                    inner.cost = Self.multiply(below.cost, within ? fanOut.objects(under: name) : 1)
+                    let times = within ? fanOut.objects(under: name) : 1
+                    inner.fields = Self.multiply(below.fields, times)
+                    inner.objects = Self.multiply(below.objects, times)
                 }
-                inner.cost = Self.add(inner.cost, 1)
+                if within {
+                    inner.objects = Self.add(inner.objects, 1)
+                } else {
+                    inner.fields = Self.add(inner.fields, 1)
+                }
             case let fragment as InlineFragment:
                 // The same level as its parent: its fields are the parent's.
                 inner = measure(fragment.selectionSet, introspecting: introspecting)
@@ -80,7 +93,8 @@ struct QueryCost {
             }
             deepest = max(deepest, inner.depth)
             total.aliases = Self.add(total.aliases, inner.aliases)
-            total.cost = Self.add(total.cost, inner.cost)
+            total.fields = Self.add(total.fields, inner.fields)
+            total.objects = Self.add(total.objects, inner.objects)
         }
         total.depth = deepest + 1
         return total
