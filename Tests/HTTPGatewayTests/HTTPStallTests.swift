@@ -163,16 +163,16 @@ struct HTTPStallTests {
             ) {
                 $0.graphQL.maxCost = 10_000_000
                 $0.graphQL.maxRunningPerClient = 1
-                $0.graphQL.timeout = .milliseconds(1500)
+                $0.graphQL.timeout = .milliseconds(1000)
                 $0.cacheTTL = .seconds(60)
             }
             try await warm(http)
             let alone = try await timedReads(http, count: 8)
             // Sent again while a probe below holds the client's one share.
             let attack = Task {
-                var answer = try await http.graphQL(Self.diamond(levels: 18))
+                var answer = try await http.graphQL(Self.diamond(levels: 17))
                 for _ in 0..<100 where answer.status == 503 {
-                    answer = try await http.graphQL(Self.diamond(levels: 18))
+                    answer = try await http.graphQL(Self.diamond(levels: 17))
                 }
                 return answer
             }
