@@ -173,6 +173,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "Messaging",
                 "RnmAPI",
@@ -289,7 +290,7 @@ let package = Package(
             name: "HTTPGatewayTests",
             dependencies: [
                 "HTTPGateway", "Gateway", "CharacterService", "UniversityService", "TestSupport", "Messaging", "RnmAPI",
-                "ServiceRuntime",
+                "ServiceRuntime", .product(name: "GraphQL", package: "GraphQL"),
             ]
         ),
         .testTarget(
