@@ -26,6 +26,9 @@ public struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("max-unread-bytes"), help: Setting.maxUnreadBytes.help)
     public var maxUnreadBytes: Int?
 
+    @Option(name: .customLong("send-timeout-ms"), help: Setting.sendTimeoutMilliseconds.help)
+    public var sendTimeout: Int?
+
     @Option(name: .customLong("log-level"), help: Setting.logLevel.help)
     public var logLevel: String?
 
@@ -56,7 +59,8 @@ public struct CommonOptions: ParsableArguments {
                 in: process),
             connectionBufferBytes: try Setting.connectionBufferBytes.resolveInteger(connectionBufferBytes, in: process),
             maxConnections: try Setting.maxConnections.resolveInteger(maxConnections),
-            maxUnreadBytes: try Setting.maxUnreadBytes.resolveInteger(maxUnreadBytes))
+            maxUnreadBytes: try Setting.maxUnreadBytes.resolveInteger(maxUnreadBytes),
+            sendTimeout: .milliseconds(try Setting.sendTimeoutMilliseconds.resolveInteger(sendTimeout)))
     }
 
     /// Bootstraps logging at the level and in the format in force and returns a logger

@@ -13,14 +13,18 @@ public struct ServerLimits: Sendable {
     public var maxConnections: Int
     /// Bytes of replies waiting unread over all connections (`RNM_MAX_UNREAD_BYTES`).
     public var maxUnreadBytes: Int
+    /// How long a client may take none of its replies (`RNM_SEND_TIMEOUT_MS`).
+    public var sendTimeout: Duration
 
     public init(
         maxFrameBytes: Int = Defaults.maxFrameBytes,
         frameTimeout: Duration = .milliseconds(Defaults.frameTimeoutMilliseconds),
         maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection,
         connectionBufferBytes: Int = Defaults.serviceConnectionBufferBytes,
-        maxConnections: Int = WireLimits.maxConnections, maxUnreadBytes: Int = WireLimits.maxUnreadBytes
+        maxConnections: Int = WireLimits.maxConnections, maxUnreadBytes: Int = WireLimits.maxUnreadBytes,
+        sendTimeout: Duration = .milliseconds(Defaults.sendTimeoutMilliseconds)
     ) {
+        self.sendTimeout = sendTimeout
         self.maxConnections = maxConnections
         self.maxUnreadBytes = maxUnreadBytes
         self.maxFrameBytes = maxFrameBytes
@@ -38,6 +42,7 @@ public struct ServerLimits: Sendable {
             socketPath: socketPath, maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout,
             service: service.rawValue, maxInFlightPerConnection: maxInFlightPerConnection,
             connectionBufferBytes: connectionBufferBytes, dropsUnreadReplies: dropsUnreadReplies,
-            maxConnections: maxConnections, maxUnreadBytes: maxUnreadBytes, instruments: instruments)
+            maxConnections: maxConnections, maxUnreadBytes: maxUnreadBytes, sendTimeout: sendTimeout,
+            instruments: instruments)
     }
 }

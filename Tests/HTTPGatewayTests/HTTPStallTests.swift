@@ -154,6 +154,41 @@ struct HTTPStallTests {
         }
     }
 
+    @Test("a running query does not hold up others' cached reads: the front answers them while GraphQL works")
+    func bystander() async throws {
+        try await RnmSystem.with(settings: Self.cached) { system in
+            // The diamond let through (a cost limit far above it), stopped by its deadline.
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) {
+                $0.graphQL.maxCost = 10_000_000
+                $0.graphQL.maxRunningPerClient = 1
+                $0.graphQL.timeout = .milliseconds(1000)
+                $0.cacheTTL = .seconds(60)
+            }
+            try await warm(http)
+            let alone = try await timedReads(http, count: 8)
+            // Sent again while a probe below holds the client's one share.
+            let attack = Task {
+                var answer = try await http.graphQL(Self.diamond(levels: 17))
+                for _ in 0..<100 where answer.status == 503 {
+                    answer = try await http.graphQL(Self.diamond(levels: 17))
+                }
+                return answer
+            }
+            // Wait for the attack to be at work: a refusal for a second query of its client.
+            try await waitUntil(5, "the diamond is running") {
+                (try? await http.graphQL("{ __typename }").status) == 503
+            }
+            let during = try await timedReads(http, count: 8)
+            let answer = try await attack.value
+            #expect(answer.status == 504, "\(answer.object)")
+            // Measured beside the same reads alone, in this run: the event loops stayed free.
+            #expect(during.max()! < max(alone.max()! * 20, .milliseconds(500)), "alone \(alone), during \(during)")
+            try await http.server.stop()
+        }
+    }
+
     @Test("finding 6: a micro-cache hit asked with Connection: close, or over HTTP/1.0, closes the connection")
     func connectionClose() async throws {
         try await RnmSystem.with(settings: Self.cached) { system in
@@ -220,6 +255,18 @@ private func warm(_ http: RunningHTTPGateway) async throws {
         return
     }
     Issue.record("/api/character/2 never came from rnm's cache")
+}
+
+/// `count` cached reads, one after the other, each on a connection of its own: their times.
+private func timedReads(_ http: RunningHTTPGateway, count: Int) async throws -> [Duration] {
+    var times: [Duration] = []
+    for _ in 0..<count {
+        let started = ContinuousClock.now
+        let response = try await http.get("/api/character/2")
+        #expect(response.status == 200)
+        times.append(ContinuousClock.now - started)
+    }
+    return times
 }
 
 /// Writes `request` on a new connection, reads until the peer closes or `seconds` pass: what it

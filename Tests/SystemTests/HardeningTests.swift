@@ -224,10 +224,10 @@ extension RnmSystem {
     }
 
     /// How long a new client waits for a cached `characters.get` of character 1.
-    func timedCachedGet() async throws -> Duration {
+    func timedCachedGet(timeout: Duration = .seconds(5)) async throws -> Duration {
         let started = ContinuousClock.now
         let client = try await connect()
-        _ = try await client.call(RPCMethods.charactersGet, IDParams(id: 1), timeout: .seconds(5))
+        _ = try await client.call(RPCMethods.charactersGet, IDParams(id: 1), timeout: timeout)
         await client.close()
         return ContinuousClock.now - started
     }

@@ -107,9 +107,13 @@ final class GatewayHandler: RPCHandler {
         _ request: RPCRequest, through client: RPCClient, service: ServiceName, context: RPCRequestContext,
         reply: @escaping @Sendable (Result<RPCReply, any Error>) -> Void
     ) {
+        // Past the limit, a client with nothing else in flight is still served: many clients
+        // holding the limit between them (a flood that never reads) cannot shut out a newcomer
+        // (issue 35, finding 7). The overshoot is at most one request a connection
+        // (`RNM_MAX_CONNECTIONS`).
         guard
             inFlight.wrappingAdd(1, ordering: .relaxed).newValue + healthInFlight.load(ordering: .relaxed)
-                <= maxInFlight
+                <= maxInFlight || context.inFlightOnConnection <= 1
         else {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             refusedInFlight.increment()

@@ -49,7 +49,9 @@ final class GraphQLWorkers: TaskExecutor, Service, @unchecked Sendable {
                 let result = await work()
                 first.resolve(result)
             }
-            let timer = group.next().scheduleTask(in: TimeAmount(deadline)) {
+            // On an I/O event loop, not on these threads: a query's synchronous work holds its
+            // thread, and a timer of that thread would fire only once it is done.
+            let timer = NIOSingletons.posixEventLoopGroup.next().scheduleTask(in: TimeAmount(deadline)) {
                 if first.resolve(nil) { task.cancel() }
             }
             first.onResolve { timer.cancel() }

@@ -60,6 +60,9 @@ final class ConnectionBudget: Sendable {
         }
     }
 
+    /// Requests (and notifications) being served now.
+    var requestsInFlight: Int { state.withLock(\.requests) }
+
     /// Counts in a reply that needs no request slot (an error for an unreadable frame).
     func beginWrite() {
         state.withLock { $0.work += 1 }

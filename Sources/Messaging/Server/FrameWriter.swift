@@ -14,6 +14,16 @@ final class FrameWriter: Sendable {
         self.flushScheduled = .makeBoxSendingValue(false, eventLoop: channel.eventLoop)
     }
 
+    /// Reads the connection in NIO's default turns (up to 4 reads of up to 64 KB), instead of
+    /// the server's small fair turn (``RPCServer``).
+    func readInFullTurns() {
+        let channel = channel
+        channel.eventLoop.execute {
+            _ = channel.setOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
+            _ = channel.setOption(.maxMessagesPerRead, value: 4)
+        }
+    }
+
     /// Queues `frame`; `completion` runs once the socket has taken it, or with the write's error.
     func write(_ frame: ByteBuffer, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let eventLoop = channel.eventLoop

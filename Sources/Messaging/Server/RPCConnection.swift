@@ -200,8 +200,13 @@ final class RPCConnection: Sendable {
                 metrics.refused(limit)
                 return Self.droppedReply(budget: budget, service: service)
             },
-            holdReplies: { [self] in holdsReplies.store($0, ordering: .relaxed) }, connection: id,
-            maxInFlight: budget.maxRequests,
+            holdReplies: { [self] in
+                holdsReplies.store($0, ordering: .relaxed)
+                // A relay of many clients that reads every reply (the HTTP front) is read in
+                // NIO's usual turns, not the small fair turn of a client that may not read.
+                if $0 { writer.readInFullTurns() }
+            }, connection: id,
+            maxInFlight: budget.maxRequests, inFlightOnConnection: budget.requestsInFlight,
             // Its bytes only: a String is made when a line is logged (measured: making it for
             // every request, and putting it in the logger's metadata, cost the Gateway 9%).
             trace: envelope.traceRange.map(envelope.slice)

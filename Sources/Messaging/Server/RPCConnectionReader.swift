@@ -7,7 +7,11 @@ import NIOCore
 /// - past the connection's byte budget, the socket is not read until replies and requests
 ///   drain (frames already decoded wait here, at most one read's worth);
 /// - a notification that finds every request slot taken waits here for one, and so does
-///   everything read after it (a notification has no reply to carry a -32005).
+///   everything read after it (a notification has no reply to carry a -32005);
+/// - while the client is not taking its replies (the channel is not writable), it is not read
+///   either, and past ``sendTimeout`` of that it is disconnected (Redis'
+///   `client-output-buffer-limit`): a client that pipelines without reading costs what its
+///   socket buffers hold, not what it can send (issue 35, finding 7).
 ///
 /// Reading ends when the client closes or half-closes, after a bad frame (answered first), or
 /// when ``stop()`` is called (draining, forced shutdown); ``readingEnded`` completes then. A
@@ -39,10 +43,15 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     /// half-close).
     private var endAfterHeld: (any Error)??
     private var context: ChannelHandlerContext?
+    /// How long the client may take none of its replies (`RNM_SEND_TIMEOUT_MS`).
+    private let sendTimeout: TimeAmount
+    /// Closes the connection once the client has taken nothing for ``sendTimeout``.
+    private var sendTimer: Scheduled<Void>?
 
-    init(connection: RPCConnection, eventLoop: any EventLoop, pauses: ReadPauses) {
+    init(connection: RPCConnection, eventLoop: any EventLoop, pauses: ReadPauses, sendTimeout: TimeAmount) {
         self.connection = connection
         self.pauses = pauses
+        self.sendTimeout = sendTimeout
         self.readingEndedPromise = eventLoop.makePromise()
     }
 
@@ -78,8 +87,36 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        sendTimer?.cancel()
+        sendTimer = nil
         stop()
         context.fireChannelInactive()
+    }
+
+    /// Not writable: replies wait for the client. Reading waits with them, and a timer runs;
+    /// writable again: both go on.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            sendTimer?.cancel()
+            sendTimer = nil
+            if state == .reading, held.isEmpty, readWithheld {
+                readWithheld = false
+                pauses.resume(now: context.eventLoop.now)
+                context.read()
+            }
+        } else if sendTimer == nil {
+            pauses.pause()
+            let channel = context.channel
+            let logger = connection.logger
+            let timeout = sendTimeout
+            sendTimer = context.eventLoop.scheduleTask(in: sendTimeout) {
+                logger.notice(
+                    "closing a connection that took none of its replies",
+                    metadata: ["timeout-ms": "\(timeout.nanoseconds / 1_000_000)"])
+                channel.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -107,7 +144,7 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: Outbound
 
     func read(context: ChannelHandlerContext) {
-        guard state == .reading, held.isEmpty else {
+        guard state == .reading, held.isEmpty, context.channel.isWritable else {
             readWithheld = true
             return
         }
@@ -158,7 +195,7 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
             end(badFrame: ending)
             return
         }
-        if state == .reading, readWithheld, let context {
+        if state == .reading, readWithheld, let context, context.channel.isWritable {
             readWithheld = false
             context.read()
         }

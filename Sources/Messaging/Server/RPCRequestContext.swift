@@ -21,6 +21,10 @@ public struct RPCRequestContext: Sendable {
     public let connection: UInt64
     /// Requests the caller's connection may have in flight.
     public let maxInFlight: Int
+    /// Requests the caller's connection had in flight when this one was admitted, this one
+    /// included: 1 for a client with nothing else waiting (a process-wide limit can admit it
+    /// anyway, so that clients holding many cannot shut out one holding none).
+    public let inFlightOnConnection: Int
     /// The request's id as the client wrote it (nil for a notification).
     public let rawID: ByteBuffer?
     /// The frame's `trace` value as sent (a JSON string), if it had one.
@@ -47,8 +51,10 @@ public struct RPCRequestContext: Sendable {
     public init(
         logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
         holdReplies: @escaping @Sendable (Bool) -> Void = { _ in }, connection: UInt64 = 0, maxInFlight: Int = .max,
-        trace: ByteBuffer? = nil, progressSink: @escaping @Sendable (ByteBuffer) -> Void
+        inFlightOnConnection: Int = 1, trace: ByteBuffer? = nil,
+        progressSink: @escaping @Sendable (ByteBuffer) -> Void
     ) {
+        self.inFlightOnConnection = inFlightOnConnection
         self.trace = trace
         self.maxInFlight = maxInFlight
         self.connection = connection
