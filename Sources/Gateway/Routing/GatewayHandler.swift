@@ -150,8 +150,16 @@ final class GatewayHandler: RPCHandler {
                 context.sendNow(frame: notification.frame(replacing: range, with: clientID))
             }
         }
+        // Who the request is for (docs/PROTOCOL.md §3): the HTTP front says which of its
+        // clients; anyone else is its own connection, whatever its frame says (a client naming
+        // itself many clients would take many turns at the upstream).
+        let ownClient: ByteBuffer? =
+            context.relaysClients && envelope.clientRange != nil
+            ? nil : ByteBuffer(string: "\"c\(context.connection)\"")
         let makeFrame: (Int64) -> ByteBuffer = { serviceID in
-            envelope.frame(withID: ByteBuffer(string: String(serviceID)))
+            let id = ByteBuffer(string: String(serviceID))
+            guard let ownClient else { return envelope.frame(withID: id) }
+            return envelope.frame(withID: id, client: ownClient)
         }
         let completion: @Sendable (Result<Envelope, any Error>) -> Void = { [self] outcome in
             inFlight.wrappingSubtract(1, ordering: .relaxed)

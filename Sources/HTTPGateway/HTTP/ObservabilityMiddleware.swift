@@ -20,7 +20,12 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         var response: Response
         do {
-            response = try await RequestTrace.with(trace.traceID) { try await next(request, context) }
+            // Who it is for, through every hop (docs/PROTOCOL.md §3): waits for the Gateway link's
+            // slots and for the upstream's connections are served in turn between HTTP clients.
+            let client = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+            response = try await RequestTrace.with(trace.traceID) {
+                try await RequestClient.with(client) { try await next(request, context) }
+            }
         } catch let error as any HTTPResponseError {
             // Made into its answer here, so that it carries the trace too.
             response = try error.response(from: request, context: context)

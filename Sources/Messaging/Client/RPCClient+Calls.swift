@@ -5,13 +5,15 @@ import Telemetry
 /// The typed calls: a method and its params in, its decoded result (or its error) out.
 extension RPCClient {
     /// Calls `method` with raw `params` JSON; returns the reply envelope. The frame carries the
-    /// current task's trace id (``RequestTrace/current``), if it has one.
+    /// current task's trace id (``RequestTrace/current``) and client (``RequestClient/current``),
+    /// if it has them.
     public func call(
         method: String, params: ByteBuffer?, timeout: Duration?, onProgress: ProgressHandler? = nil
     ) async throws -> Envelope {
         let trace = RequestTrace.current
+        let client = RequestClient.current
         return try await send(timeout: timeout, onProgress: onProgress) { id in
-            Frames.request(id: id, method: method, params: params, trace: trace)
+            Frames.request(id: id, method: method, params: params, trace: trace, client: client)
         }
     }
 

@@ -37,6 +37,9 @@ public struct Envelope: Sendable {
     public let errorRange: Range<Int>?
     /// Where the `trace` value lies, if present (docs/PROTOCOL.md §3: the request's trace id).
     public let traceRange: Range<Int>?
+    /// Where the `client` value lies, a string with its quotes, if present (docs/PROTOCOL.md §3:
+    /// who the request is for).
+    public let clientRange: Range<Int>?
 
     /// The `id` exactly as its JSON bytes were sent (`7`, `"abc"`, `null`).
     public var rawID: ByteBuffer? { idRange.map(slice) }
@@ -63,6 +66,13 @@ public struct Envelope: Sendable {
             }
             return negative ? -value : value
         }
+    }
+
+    /// Who the request is for (`client`, a string; at most ``RequestClient/maxBytes`` of it).
+    public var client: String? {
+        guard let range = clientRange, range.count >= 2 else { return nil }
+        let length = min(range.count - 2, RequestClient.maxBytes)
+        return payload.getString(at: payload.readerIndex + range.lowerBound + 1, length: length)
     }
 
     /// The request's trace id (`trace`: 32 lowercase hex digits, W3C's trace id), when it has a
@@ -119,6 +129,7 @@ public struct Envelope: Sendable {
             case "result": fields.result = member
             case "error": fields.error = member
             case "trace": fields.trace = member
+            case "client": fields.client = member
             default: continue
             }
         }
@@ -128,6 +139,7 @@ public struct Envelope: Sendable {
         self.resultRange = fields.result?.value
         self.errorRange = fields.error?.value
         self.traceRange = fields.trace.flatMap { $0.kind == .string ? $0.value : nil }
+        self.clientRange = fields.client.flatMap { $0.kind == .string ? $0.value : nil }
         let validID: ByteBuffer? = fields.id.flatMap {
             Self.isValidID($0, in: payload)
                 ? payload.getSlice(at: payload.readerIndex + $0.value.lowerBound, length: $0.value.count) : nil
@@ -210,6 +222,7 @@ public struct Envelope: Sendable {
         self.resultRange = resultRange
         self.errorRange = errorRange
         self.traceRange = traceRange
+        self.clientRange = nil
     }
 
     /// A copy of the payload, framed, with the bytes at `range` replaced by `replacement`.
@@ -228,6 +241,33 @@ public struct Envelope: Sendable {
     public func frame(withID id: ByteBuffer) -> ByteBuffer {
         if let idRange { return frame(replacing: idRange, with: id) }
         return frame(insertingID: id)
+    }
+
+    /// ``frame(withID:)`` with `client` (a JSON string, quotes included) as its `client`: each
+    /// value replaced where the frame has it, else inserted after the opening brace.
+    public func frame(withID id: ByteBuffer, client: ByteBuffer) -> ByteBuffer {
+        var builder = FrameBuilder(capacity: payload.readableBytes + id.readableBytes + client.readableBytes + 16)
+        let body = (payload.withUnsafeReadableBytes { bytes in bytes.firstIndex(of: UInt8(ascii: "{")) } ?? 0) + 1
+        builder.append(slice(0..<body))
+        if idRange == nil {
+            builder.append("\"id\":")
+            builder.append(id)
+            builder.append(",")
+        }
+        if clientRange == nil {
+            builder.append("\"client\":")
+            builder.append(client)
+            builder.append(",")
+        }
+        var cursor = body
+        let replaced = [(idRange, id), (clientRange, client)].compactMap { range, value in range.map { ($0, value) } }
+        for (range, value) in replaced.sorted(by: { $0.0.lowerBound < $1.0.lowerBound }) {
+            builder.append(slice(cursor..<range.lowerBound))
+            builder.append(value)
+            cursor = range.upperBound
+        }
+        builder.append(slice(cursor..<payload.readableBytes))
+        return builder.finish()
     }
 
     /// A copy of a notification's payload, framed, with `"id":<id>,` inserted after its
@@ -272,7 +312,7 @@ public struct Envelope: Sendable {
     // MARK: - Helpers
 
     private struct Fields {
-        var jsonrpc, id, method, params, result, error, trace: JSONScanner.Member?
+        var jsonrpc, id, method, params, result, error, trace, client: JSONScanner.Member?
     }
 
     private static func isValidID(_ member: JSONScanner.Member, in payload: ByteBuffer) -> Bool {

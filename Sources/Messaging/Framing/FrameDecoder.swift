@@ -20,13 +20,18 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     private let maxFrameBytes: Int
     private var failed = false
     private let incompleteFrameTimer: FrameTimer?
+    /// How much each turn of the event loop reads (nil: NIO's default, untouched).
+    private let turns: ReadTurns?
 
     /// - Parameters:
     ///   - maxFrameBytes: the largest payload accepted (`RNM_MAX_FRAME_BYTES`).
     ///   - frameTimeout: how long a started frame may stay incomplete; nil waits for ever.
     ///   - pauses: when the reader after this decoder withholds reads (not counted).
-    public init(maxFrameBytes: Int, frameTimeout: TimeAmount? = nil, pauses: ReadPauses? = nil) {
+    ///   - turns: the connection's read turns, widened for a frame larger than a turn.
+    public init(maxFrameBytes: Int, frameTimeout: TimeAmount? = nil, pauses: ReadPauses? = nil, turns: ReadTurns? = nil)
+    {
         self.maxFrameBytes = maxFrameBytes
+        self.turns = turns
         self.incompleteFrameTimer = frameTimeout.map { FrameTimer(timeout: $0, pauses: pauses) }
     }
 
@@ -57,8 +62,10 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
             throw FrameDecoderError(announcedLength: Int(length), maxFrameBytes: maxFrameBytes)
         }
         guard buffer.readableBytes >= Self.headerSize + Int(length) else {
+            turns?.frameNeeds(Self.headerSize + Int(length) - buffer.readableBytes, channel: context.channel)
             return .needMoreData
         }
+        turns?.frameDone(channel: context.channel)
         buffer.moveReaderIndex(forwardBy: Self.headerSize)
         let payload = buffer.readSlice(length: Int(length))!
         context.fireChannelRead(wrapInboundOut(payload))

@@ -32,9 +32,11 @@ public enum Frames {
         return builder.finish()
     }
 
-    /// `{"jsonrpc":"2.0","id":<id>,"method":<method>,"trace":<trace>,"params":<params>}` (no
-    /// `trace` when `trace` is nil).
-    public static func request(id: Int64, method: String, params: ByteBuffer?, trace: String? = nil) -> ByteBuffer {
+    /// `{"jsonrpc":"2.0","id":<id>,"method":<method>,"trace":<trace>,"client":<client>,"params":<params>}`
+    /// (no `trace` or `client` when nil).
+    public static func request(
+        id: Int64, method: String, params: ByteBuffer?, trace: String? = nil, client: String? = nil
+    ) -> ByteBuffer {
         var builder = FrameBuilder(capacity: (params?.readableBytes ?? 0) + method.utf8.count + 96)
         builder.append("{\"jsonrpc\":\"2.0\",\"id\":")
         builder.appendInteger(id)
@@ -43,6 +45,10 @@ public enum Frames {
         if let trace {
             builder.append(",\"trace\":")
             builder.appendString(trace)
+        }
+        if let client {
+            builder.append(",\"client\":")
+            builder.appendString(client)
         }
         if let params {
             builder.append(",\"params\":")

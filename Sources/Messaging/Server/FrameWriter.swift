@@ -14,14 +14,10 @@ final class FrameWriter: Sendable {
         self.flushScheduled = .makeBoxSendingValue(false, eventLoop: channel.eventLoop)
     }
 
-    /// Reads the connection in NIO's default turns (up to 4 reads of up to 64 KB), instead of
-    /// the server's small fair turn (``RPCServer``).
-    func readInFullTurns() {
+    /// Runs `body` with the channel on its event loop.
+    func onLoop(_ body: @escaping @Sendable (any Channel) -> Void) {
         let channel = channel
-        channel.eventLoop.execute {
-            _ = channel.setOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
-            _ = channel.setOption(.maxMessagesPerRead, value: 4)
-        }
+        if channel.eventLoop.inEventLoop { body(channel) } else { channel.eventLoop.execute { body(channel) } }
     }
 
     /// Queues `frame`; `completion` runs once the socket has taken it, or with the write's error.

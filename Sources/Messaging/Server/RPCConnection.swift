@@ -25,6 +25,8 @@ final class RPCConnection: Sendable {
     let budget: ConnectionBudget
     /// The connection's channel, written to directly.
     let writer: FrameWriter
+    /// How much of the connection each turn of its event loop reads.
+    let turns: ReadTurns
     /// The requests being served, each in its own task (the reader must be stoppable alone).
     let tasks = RequestTasks()
     /// Whether the client asked for its replies to be held rather than dropped
@@ -38,8 +40,9 @@ final class RPCConnection: Sendable {
     // reference is one retain where a struct copy retained each of its fields.
     init(
         configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger, metrics: RPCServerMetrics,
-        budget: ConnectionBudget, writer: FrameWriter
+        budget: ConnectionBudget, writer: FrameWriter, turns: ReadTurns = ReadTurns()
     ) {
+        self.turns = turns
         self.metrics = metrics
         self.configuration = configuration
         self.handler = handler
@@ -120,7 +123,9 @@ final class RPCConnection: Sendable {
             if !started {
                 tasks.start(id: envelope.rawID) { [self] in
                     await RequestTrace.with(context.traceID) {
-                        await serve(envelope, context: context, bytes: bytes, measure: measure)
+                        await RequestClient.with(context.client) {
+                            await serve(envelope, context: context, bytes: bytes, measure: measure)
+                        }
                     }
                 }
             }
@@ -204,12 +209,13 @@ final class RPCConnection: Sendable {
                 holdsReplies.store($0, ordering: .relaxed)
                 // A relay of many clients that reads every reply (the HTTP front) is read in
                 // NIO's usual turns, not the small fair turn of a client that may not read.
-                if $0 { writer.readInFullTurns() }
+                if $0 { writer.onLoop { [turns] channel in turns.readInFullTurns(channel: channel) } }
             }, connection: id,
             maxInFlight: budget.maxRequests, inFlightOnConnection: budget.requestsInFlight,
             // Its bytes only: a String is made when a line is logged (measured: making it for
             // every request, and putting it in the logger's metadata, cost the Gateway 9%).
-            trace: envelope.traceRange.map(envelope.slice)
+            trace: envelope.traceRange.map(envelope.slice), client: envelope.client,
+            relaysClients: holdsReplies.load(ordering: .relaxed)
         ) { [self] frame in
             writeNotification(frame)
         }

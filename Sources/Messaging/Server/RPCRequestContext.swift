@@ -25,6 +25,11 @@ public struct RPCRequestContext: Sendable {
     /// included: 1 for a client with nothing else waiting (a process-wide limit can admit it
     /// anyway, so that clients holding many cannot shut out one holding none).
     public let inFlightOnConnection: Int
+    /// Who the request is for (the frame's `client`, docs/PROTOCOL.md §3), if it said.
+    public let client: String?
+    /// Whether the caller relays many clients' requests and reads every reply (it said so with
+    /// ``holdReplies``): the HTTP front. Its frames' `client` is kept; anyone else's is not.
+    public let relaysClients: Bool
     /// The request's id as the client wrote it (nil for a notification).
     public let rawID: ByteBuffer?
     /// The frame's `trace` value as sent (a JSON string), if it had one.
@@ -51,9 +56,11 @@ public struct RPCRequestContext: Sendable {
     public init(
         logger: Logger, rawID: ByteBuffer?, clientBacklog: @escaping @Sendable () -> RPCError? = { nil },
         holdReplies: @escaping @Sendable (Bool) -> Void = { _ in }, connection: UInt64 = 0, maxInFlight: Int = .max,
-        inFlightOnConnection: Int = 1, trace: ByteBuffer? = nil,
+        inFlightOnConnection: Int = 1, trace: ByteBuffer? = nil, client: String? = nil, relaysClients: Bool = false,
         progressSink: @escaping @Sendable (ByteBuffer) -> Void
     ) {
+        self.client = client
+        self.relaysClients = relaysClients
         self.inFlightOnConnection = inFlightOnConnection
         self.trace = trace
         self.maxInFlight = maxInFlight

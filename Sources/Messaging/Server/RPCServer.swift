@@ -109,28 +109,22 @@ public final class RPCServer: Sendable {
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            // Fair turns (issue 35, finding 7): each turn of the event loop reads at most 1 KB
-            // (about 11 small requests) from each connection, and accepts up to 256 new ones,
-            // so that a newcomer's request waits a turn or two, not behind everything that
-            // hundreds of pipelining connections have sent (Redis reads 16 KB a client a turn;
-            // measured with 400 connections flooding, debug build: a newcomer's get took 31 s
-            // with NIO's defaults, 5–8 s with 4 KB turns, 1.3–2.2 s with 1 KB). Requests are
-            // small; a large one (`getMany` of many ids) takes a few turns. The HTTP front,
-            // which reads every reply, is read in NIO's full turns (``FrameWriter``).
+            // Fair turns (issue 35, finding 7): up to 256 new connections accepted a turn, and
+            // each connection read in small turns (``ReadTurns``).
             .serverChannelOption(.maxMessagesPerRead, value: 256)
-            .childChannelOption(.maxMessagesPerRead, value: 1)
-            .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 1024))
             .bind(unixDomainSocketPath: staging.socketPath, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     // Past the cap, nothing of the connection is served (its reader stopped before
                     // it starts) until serve() has told it why and closed it.
                     let admitted = process.admitConnection()
+                    let turns = ReadTurns()
+                    if let options = channel.syncOptions { try ReadTurns.configure(options) }
                     let connection = RPCConnection(
                         configuration: configuration, handler: handler, logger: logger, metrics: metrics,
                         budget: ConnectionBudget(
                             maxRequests: configuration.maxInFlightPerConnection,
                             maxBytes: configuration.connectionBufferBytes, process: process),
-                        writer: FrameWriter(channel: channel))
+                        writer: FrameWriter(channel: channel), turns: turns)
                     let pauses = ReadPauses()
                     let reader = RPCConnectionReader(
                         connection: connection, eventLoop: channel.eventLoop, pauses: pauses,
@@ -139,7 +133,8 @@ public final class RPCServer: Sendable {
                     if !admitted { reader.stop() }
                     try channel.pipeline.syncOperations.addHandlers(
                         ByteToMessageHandler(
-                            FrameDecoder(maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout, pauses: pauses)),
+                            FrameDecoder(
+                                maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout, pauses: pauses, turns: turns)),
                         reader)
                     return AcceptedConnection(
                         channel: channel, connection: connection, readingEnded: reader.readingEnded,
