@@ -26,8 +26,8 @@ public struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("max-unread-bytes"), help: Setting.maxUnreadBytes.help)
     public var maxUnreadBytes: Int?
 
-    @Option(name: .customLong("send-timeout-ms"), help: Setting.sendTimeoutMilliseconds.help)
-    public var sendTimeout: Int?
+    @Option(name: .customLong("unread-timeout-ms"), help: Setting.unreadTimeoutMilliseconds.help)
+    public var unreadTimeout: Int?
 
     @Option(name: .customLong("log-level"), help: Setting.logLevel.help)
     public var logLevel: String?
@@ -60,7 +60,7 @@ public struct CommonOptions: ParsableArguments {
             connectionBufferBytes: try Setting.connectionBufferBytes.resolveInteger(connectionBufferBytes, in: process),
             maxConnections: try Setting.maxConnections.resolveInteger(maxConnections),
             maxUnreadBytes: try Setting.maxUnreadBytes.resolveInteger(maxUnreadBytes),
-            sendTimeout: .milliseconds(try Setting.sendTimeoutMilliseconds.resolveInteger(sendTimeout)))
+            sendTimeout: .milliseconds(try Setting.unreadTimeoutMilliseconds.resolveInteger(unreadTimeout)))
     }
 
     /// Bootstraps logging at the level and in the format in force and returns a logger

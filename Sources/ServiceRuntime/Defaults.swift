@@ -29,7 +29,7 @@ public enum Defaults {
     public static var replyCacheBytes: Int { Setting.replyCacheBytes.integerDefault() }
     public static var requestTimeoutMilliseconds: Int { Setting.requestTimeoutMilliseconds.integerDefault() }
     public static var frameTimeoutMilliseconds: Int { Setting.frameTimeoutMilliseconds.integerDefault() }
-    public static var sendTimeoutMilliseconds: Int { Setting.sendTimeoutMilliseconds.integerDefault() }
+    public static var unreadTimeoutMilliseconds: Int { Setting.unreadTimeoutMilliseconds.integerDefault() }
     public static var httpAddress: String { Setting.httpAddress.textDefault }
     public static var publicURL: String { Setting.publicURL.textDefault }
     public static var httpMaxURLBytes: Int { Setting.httpMaxURLBytes.integerDefault() }

@@ -13,7 +13,7 @@ public struct ServerLimits: Sendable {
     public var maxConnections: Int
     /// Bytes of replies waiting unread over all connections (`RNM_MAX_UNREAD_BYTES`).
     public var maxUnreadBytes: Int
-    /// How long a client may take none of its replies (`RNM_SEND_TIMEOUT_MS`).
+    /// How long a client may take none of its replies (`RNM_UNREAD_TIMEOUT_MS`).
     public var sendTimeout: Duration
 
     public init(
@@ -22,7 +22,7 @@ public struct ServerLimits: Sendable {
         maxInFlightPerConnection: Int = Defaults.serviceMaxInFlightPerConnection,
         connectionBufferBytes: Int = Defaults.serviceConnectionBufferBytes,
         maxConnections: Int = WireLimits.maxConnections, maxUnreadBytes: Int = WireLimits.maxUnreadBytes,
-        sendTimeout: Duration = .milliseconds(Defaults.sendTimeoutMilliseconds)
+        sendTimeout: Duration = .milliseconds(Defaults.unreadTimeoutMilliseconds)
     ) {
         self.sendTimeout = sendTimeout
         self.maxConnections = maxConnections

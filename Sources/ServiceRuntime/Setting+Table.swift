@@ -80,7 +80,7 @@ extension Setting {
                 "Bytes of replies waiting unread over all the Gateway's connections; past it a client with "
                     + "replies waiting has the next dropped (-32005)",
                 default: .integer(WireLimits.maxUnreadBytes), range: 1_048_576...Int(Int32.max))
-        case .sendTimeoutMilliseconds:
+        case .unreadTimeoutMilliseconds:
             // As the HTTP front's RNM_HTTP_SEND_TIMEOUT_MS (nginx's send_timeout).
             SettingSpec(
                 "A client that takes none of its replies for this long is disconnected (it is not read "

@@ -34,7 +34,7 @@ public enum Setting: String, CaseIterable, Sendable {
     /// Bytes of replies waiting unread over all of the Gateway's connections.
     case maxUnreadBytes = "RNM_MAX_UNREAD_BYTES"
     /// How long a client may take none of its replies before a server disconnects it.
-    case sendTimeoutMilliseconds = "RNM_SEND_TIMEOUT_MS"
+    case unreadTimeoutMilliseconds = "RNM_UNREAD_TIMEOUT_MS"
     /// Requests one connection may have in flight.
     case maxInFlightPerConnection = "RNM_MAX_IN_FLIGHT_PER_CONNECTION"
     /// Requests the Gateway has in flight over all its clients.

@@ -58,11 +58,13 @@ final class GraphQLWorkers: TaskExecutor, Service, @unchecked Sendable {
         }
     }
 
-    /// Runs until the graceful shutdown, then stops the threads; the HTTP server, which is
-    /// shut down first, has no query left on them by then.
+    /// Runs until the graceful shutdown, then stops the threads; the HTTP server is shut down
+    /// first, so no query is started on them after.
     func run() async throws {
         try? await gracefulShutdown()
-        try await group.shutdownGracefully()
+        // Not awaited: a query's synchronous work holds its thread until it ends, and nobody
+        // waits for its answer any more; the thread exits after it.
+        group.shutdownGracefully { _ in }
     }
 }
 

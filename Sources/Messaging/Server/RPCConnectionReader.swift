@@ -43,7 +43,7 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     /// half-close).
     private var endAfterHeld: (any Error)??
     private var context: ChannelHandlerContext?
-    /// How long the client may take none of its replies (`RNM_SEND_TIMEOUT_MS`).
+    /// How long the client may take none of its replies (`RNM_UNREAD_TIMEOUT_MS`).
     private let sendTimeout: TimeAmount
     /// Closes the connection once the client has taken nothing for ``sendTimeout``.
     private var sendTimer: Scheduled<Void>?

@@ -30,7 +30,7 @@ public struct RPCServerConfiguration: Sendable {
     /// only where replies are dropped (``dropsUnreadReplies``).
     public var maxUnreadBytes: Int
     /// How long a client may take none of its replies before it is disconnected
-    /// (`RNM_SEND_TIMEOUT_MS`); it is not read meanwhile.
+    /// (`RNM_UNREAD_TIMEOUT_MS`); it is not read meanwhile.
     public var sendTimeout: Duration
     /// Where its metrics are recorded.
     public var instruments: Instruments
