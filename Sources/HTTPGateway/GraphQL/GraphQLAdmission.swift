@@ -7,7 +7,10 @@ import Telemetry
 /// records held by every query in flight together (`RNM_GRAPHQL_MAX_RECORDS_IN_FLIGHT`, what
 /// their answers' memory grows with). Past any of them a request is refused at once (503 with
 /// `Retry-After`), never queued: a queue would hold memory and answer late, and the client
-/// knows best whether to try again.
+/// knows best whether to try again. The oldest query running may always take its records (up
+/// to its own `RNM_GRAPHQL_MAX_RECORDS`): queries taking the budget a page at a time would
+/// otherwise all meet it half way and all be refused (measured: 4 heavy queries at once, all
+/// 503), so one always finishes.
 final class GraphQLAdmission: Sendable {
     let limits: GraphQLLimits
     private let state = Mutex(State())
@@ -19,6 +22,9 @@ final class GraphQLAdmission: Sendable {
         var running = 0
         var byClient: [String: Int] = [:]
         var records = 0
+        /// The running requests, oldest first.
+        var order: [UInt64] = []
+        var nextTicket: UInt64 = 0
     }
 
     init(limits: GraphQLLimits, instruments: Instruments = .disabled) {
@@ -53,27 +59,30 @@ final class GraphQLAdmission: Sendable {
         }
     }
 
-    /// Counts a request of `client` in, or says why not (nothing counted then). Each admitted
-    /// request is counted out with ``leave(_:records:)``.
-    func enter(_ client: String) -> Refusal? {
-        state.withLock { state -> Refusal? in
+    /// Counts a request of `client` in (its ticket), or says why not (nothing counted then).
+    /// Each admitted request is counted out with ``leave(_:ticket:records:)``.
+    func enter(_ client: String) -> Result<UInt64, Refusal> {
+        state.withLock { state -> Result<UInt64, Refusal> in
             if state.running >= limits.maxRunning {
                 refusedRunning.increment()
-                return .busy
+                return .failure(.busy)
             }
             if state.byClient[client, default: 0] >= limits.maxRunningPerClient {
                 refusedPerClient.increment()
-                return .clientBusy
+                return .failure(.clientBusy)
             }
             state.running += 1
             state.byClient[client, default: 0] += 1
-            return nil
+            state.nextTicket += 1
+            state.order.append(state.nextTicket)
+            return .success(state.nextTicket)
         }
     }
 
     /// Counts a request out, with the records it held.
-    func leave(_ client: String, records: Int) {
+    func leave(_ client: String, ticket: UInt64, records: Int) {
         state.withLock { state in
+            state.order.removeAll { $0 == ticket }
             state.running -= 1
             let left = state.byClient[client, default: 1] - 1
             state.byClient[client] = left > 0 ? left : nil
@@ -81,10 +90,13 @@ final class GraphQLAdmission: Sendable {
         }
     }
 
-    /// Takes `count` more records from the shared budget; false (and nothing taken) past it.
-    func reserve(records count: Int) -> Bool {
+    /// Takes `count` more records from the shared budget for the request of `ticket`; false (and
+    /// nothing taken) past it, unless that request is the oldest running.
+    func reserve(records count: Int, ticket: UInt64) -> Bool {
         let taken = state.withLock { state in
-            guard state.records + count <= limits.maxRecordsInFlight else { return false }
+            guard state.records + count <= limits.maxRecordsInFlight || state.order.first == ticket else {
+                return false
+            }
             state.records += count
             return true
         }

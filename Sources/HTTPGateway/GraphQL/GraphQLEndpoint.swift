@@ -84,13 +84,16 @@ struct GraphQLEndpoint: Sendable {
         if let (kept, storedAt) = answers.lookup(key) {
             return repeated(kept, storedAt: storedAt)
         }
-        if let refusal = admission.enter(client) {
-            return busy(refusal.message(limits), contentType: answering.contentType)
+        let ticket: UInt64
+        switch admission.enter(client) {
+        case .success(let admitted): ticket = admitted
+        case .failure(let refusal): return busy(refusal.message(limits), contentType: answering.contentType)
         }
         let isGet = request.method == .get
-        let context = QueryContext(reader: reader, shapes: shapes, limits: limits, admission: admission)
+        let context = QueryContext(
+            reader: reader, shapes: shapes, limits: limits, admission: admission, ticket: ticket)
         let answered = await workers.run(within: limits.timeout) { [self] in
-            defer { admission.leave(client, records: context.recordsHeld) }
+            defer { admission.leave(client, ticket: ticket, records: context.recordsHeld) }
             return await work(body, key: key, isGet: isGet, context: context, answering: answering)
         }
         guard let answered else {

@@ -10,8 +10,9 @@ final class QueryContext: Sendable {
     let reader: GatewayReader
     let shapes: PublicShapes
     let limits: GraphQLLimits
-    /// The records budget shared by every query in flight.
+    /// The records budget shared by every query in flight, and this query's ticket there.
     let admission: GraphQLAdmission?
+    let ticket: UInt64
     private let gate: CallGate
     private let state = Mutex(State())
 
@@ -47,7 +48,11 @@ final class QueryContext: Sendable {
         }
     }
 
-    init(reader: GatewayReader, shapes: PublicShapes, limits: GraphQLLimits, admission: GraphQLAdmission? = nil) {
+    init(
+        reader: GatewayReader, shapes: PublicShapes, limits: GraphQLLimits, admission: GraphQLAdmission? = nil,
+        ticket: UInt64 = 0
+    ) {
+        self.ticket = ticket
         self.reader = reader
         self.shapes = shapes
         self.limits = limits
@@ -124,7 +129,7 @@ final class QueryContext: Sendable {
                 if !state.overShared { state.overBudget = true }
                 return false
             }
-            guard admission?.reserve(records: count) ?? true else {
+            guard admission?.reserve(records: count, ticket: ticket) ?? true else {
                 state.overShared = true
                 return false
             }
