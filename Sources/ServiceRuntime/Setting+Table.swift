@@ -98,10 +98,11 @@ extension Setting {
                 range: 65_536...Int(Int32.max))
         case .maxInFlightPerConnection:
             // The Gateway's is a client's fair share of a service link; a service's at least the
-            // Gateway's RNM_MAX_IN_FLIGHT, so that it never refuses the Gateway's link.
+            // Gateway's RNM_MAX_IN_FLIGHT and one request a connection past it (a client with
+            // nothing else in flight is served past it), so that it never refuses the Gateway's link.
             SettingSpec(
                 "Requests one connection may have in flight; more get -32005",
-                default: .perProcess(gateway: 256, service: WireLimits.maxInFlightPerConnection),
+                default: .perProcess(gateway: 256, service: 2 * WireLimits.maxInFlightPerConnection),
                 range: 1...1_000_000)
         case .maxInFlight:
             SettingSpec(

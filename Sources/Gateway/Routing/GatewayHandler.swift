@@ -150,16 +150,15 @@ final class GatewayHandler: RPCHandler {
                 context.sendNow(frame: notification.frame(replacing: range, with: clientID))
             }
         }
-        // Who the request is for (docs/PROTOCOL.md §3): the HTTP front says which of its
-        // clients; anyone else is its own connection, whatever its frame says (a client naming
-        // itself many clients would take many turns at the upstream).
-        let ownClient: ByteBuffer? =
-            context.relaysClients && envelope.clientRange != nil
-            ? nil : ByteBuffer(string: "\"c\(context.connection)\"")
+        // Who the request is for (docs/PROTOCOL.md §3): its connection, and for a relay (the
+        // HTTP front) which of the relay's clients, under that connection's name, so that no
+        // connection can name another's clients (a relay is trusted as far as the socket's
+        // permissions trust its peers: it may name many clients of its own).
+        var forClient = "c\(context.connection)"
+        if context.relaysClients, let relayed = envelope.client { forClient += "/" + relayed }
+        let clientJSON = ByteBuffer(string: JSONText.quoted(forClient))
         let makeFrame: (Int64) -> ByteBuffer = { serviceID in
-            let id = ByteBuffer(string: String(serviceID))
-            guard let ownClient else { return envelope.frame(withID: id) }
-            return envelope.frame(withID: id, client: ownClient)
+            envelope.frame(withID: ByteBuffer(string: String(serviceID)), client: clientJSON)
         }
         let completion: @Sendable (Result<Envelope, any Error>) -> Void = { [self] outcome in
             inFlight.wrappingSubtract(1, ordering: .relaxed)

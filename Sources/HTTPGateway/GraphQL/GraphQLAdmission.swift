@@ -79,6 +79,13 @@ final class GraphQLAdmission: Sendable {
         }
     }
 
+    /// A request past its deadline was answered: it stops being the oldest (it may be waiting
+    /// on a call and take nothing for a while, and the others must not wait on it), and still
+    /// counts as running until it has stopped (``leave(_:ticket:records:)``).
+    func abandon(_ ticket: UInt64) {
+        state.withLock { $0.order.removeAll { $0 == ticket } }
+    }
+
     /// Counts a request out, with the records it held.
     func leave(_ client: String, ticket: UInt64, records: Int) {
         state.withLock { state in

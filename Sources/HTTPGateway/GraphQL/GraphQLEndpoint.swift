@@ -97,6 +97,7 @@ struct GraphQLEndpoint: Sendable {
             return await work(body, key: key, isGet: isGet, context: context, answering: answering)
         }
         guard let answered else {
+            admission.abandon(ticket)
             let error = GraphQLError(
                 message:
                     "the query ran past \(Int(limits.timeout / .milliseconds(1))) ms (RNM_GRAPHQL_TIMEOUT_MS) and was stopped",

@@ -27,13 +27,24 @@ final class GraphQLWorkers: TaskExecutor, Service, @unchecked Sendable {
 
     init(threads: Int = GraphQLWorkers.defaultThreads) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
-        for loop in group.makeIterator() {
-            // Per thread: on Linux `who` 0 is the calling thread, not the process (pthreads(7)).
-            loop.execute { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
-        }
+        #if os(Linux)
+            for loop in group.makeIterator() {
+                // Per thread: on Linux `who` 0 is the calling thread, not the process (pthreads(7));
+                // elsewhere it would be the whole process, event loops included.
+                loop.execute { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+            }
+        #endif
     }
 
+    /// Set once the threads are stopping: a late step of a query still running then (one past
+    /// its deadline) runs on the global executor instead of being dropped by a closed loop.
+    private let closed = Atomic(false)
+
     func enqueue(_ job: consuming ExecutorJob) {
+        guard !closed.load(ordering: .acquiring) else {
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
         let job = UnownedJob(job)
         group.next().execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
@@ -41,20 +52,28 @@ final class GraphQLWorkers: TaskExecutor, Service, @unchecked Sendable {
     /// `work`'s result, run on these threads; nil if it has not ended within `deadline`. Then it
     /// is cancelled (its resolvers stop at their next record) and the caller answers at once,
     /// without waiting for it: the work still counts in ``GraphQLAdmission`` until it ends.
+    /// The caller's cancellation (the server stopping) ends the wait and cancels the work too.
     func run<T: Sendable>(within deadline: Duration, _ work: @escaping @Sendable () async -> T) async -> T? {
         let first = FirstOf<T>()
-        return await withCheckedContinuation { continuation in
-            first.wait(continuation)
-            let task = Task(executorPreference: self) {
-                let result = await work()
-                first.resolve(result)
+        let running = Mutex<Task<Void, Never>?>(nil)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                first.wait(continuation)
+                let task = Task(executorPreference: self) {
+                    let result = await work()
+                    first.resolve(result)
+                }
+                running.withLock { $0 = task }
+                // On an I/O event loop, not on these threads: a query's synchronous work holds
+                // its thread, and a timer of that thread would fire only once it is done.
+                let timer = NIOSingletons.posixEventLoopGroup.next().scheduleTask(in: TimeAmount(deadline)) {
+                    if first.resolve(nil) { task.cancel() }
+                }
+                first.onResolve { timer.cancel() }
+                if Task.isCancelled, first.resolve(nil) { task.cancel() }
             }
-            // On an I/O event loop, not on these threads: a query's synchronous work holds its
-            // thread, and a timer of that thread would fire only once it is done.
-            let timer = NIOSingletons.posixEventLoopGroup.next().scheduleTask(in: TimeAmount(deadline)) {
-                if first.resolve(nil) { task.cancel() }
-            }
-            first.onResolve { timer.cancel() }
+        } onCancel: {
+            if first.resolve(nil) { running.withLock { $0 }?.cancel() }
         }
     }
 
@@ -62,6 +81,7 @@ final class GraphQLWorkers: TaskExecutor, Service, @unchecked Sendable {
     /// first, so no query is started on them after.
     func run() async throws {
         try? await gracefulShutdown()
+        closed.store(true, ordering: .releasing)
         // Not awaited: a query's synchronous work holds its thread until it ends, and nobody
         // waits for its answer any more; the thread exits after it.
         group.shutdownGracefully { _ in }

@@ -37,8 +37,8 @@ public struct Envelope: Sendable {
     public let errorRange: Range<Int>?
     /// Where the `trace` value lies, if present (docs/PROTOCOL.md §3: the request's trace id).
     public let traceRange: Range<Int>?
-    /// Where the `client` value lies, a string with its quotes, if present (docs/PROTOCOL.md §3:
-    /// who the request is for).
+    /// Where the `client` value lies (a string, with its quotes, when it is one), if present
+    /// (docs/PROTOCOL.md §3: who the request is for).
     public let clientRange: Range<Int>?
 
     /// The `id` exactly as its JSON bytes were sent (`7`, `"abc"`, `null`).
@@ -70,7 +70,9 @@ public struct Envelope: Sendable {
 
     /// Who the request is for (`client`, a string; at most ``RequestClient/maxBytes`` of it).
     public var client: String? {
-        guard let range = clientRange, range.count >= 2 else { return nil }
+        guard let range = clientRange, range.count >= 2,
+            payload.getInteger(at: payload.readerIndex + range.lowerBound, as: UInt8.self) == UInt8(ascii: "\"")
+        else { return nil }
         let length = min(range.count - 2, RequestClient.maxBytes)
         return payload.getString(at: payload.readerIndex + range.lowerBound + 1, length: length)
     }
@@ -139,7 +141,8 @@ public struct Envelope: Sendable {
         self.resultRange = fields.result?.value
         self.errorRange = fields.error?.value
         self.traceRange = fields.trace.flatMap { $0.kind == .string ? $0.value : nil }
-        self.clientRange = fields.client.flatMap { $0.kind == .string ? $0.value : nil }
+        // Of any kind: the Gateway replaces whatever stands there (a number is no client).
+        self.clientRange = fields.client?.value
         let validID: ByteBuffer? = fields.id.flatMap {
             Self.isValidID($0, in: payload)
                 ? payload.getSlice(at: payload.readerIndex + $0.value.lowerBound, length: $0.value.count) : nil

@@ -28,9 +28,10 @@ public final class ReadTurns: @unchecked Sendable {
         try options.setOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: bytes))
     }
 
-    /// A frame is `missing` bytes short: read it in turns of its size.
+    /// A frame is `missing` bytes short: read it in turns of its size (no more: the frames after
+    /// it wait for their own turn).
     func frameNeeds(_ missing: Int, channel: any Channel) {
-        guard !full, !widened, missing > Self.bytes else { return }
+        guard !full, missing > Self.bytes else { return frameDone(channel: channel) }
         widened = true
         let capacity = min(missing, Self.largestTurn)
         try? channel.syncOptions?.setOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: capacity))
@@ -45,9 +46,14 @@ public final class ReadTurns: @unchecked Sendable {
     }
 
     /// NIO's own turns from now on (up to 4 reads of up to 64 KB), for a relay that reads every
-    /// reply.
-    func readInFullTurns(channel: any Channel) {
-        full = true
+    /// reply (`full`); small turns again when it says it no longer is one.
+    func readInFullTurns(_ full: Bool, channel: any Channel) {
+        self.full = full
+        widened = false
+        guard full else {
+            if let options = channel.syncOptions { try? Self.configure(options) }
+            return
+        }
         try? channel.syncOptions?.setOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
         try? channel.syncOptions?.setOption(.maxMessagesPerRead, value: 4)
     }

@@ -25,8 +25,8 @@ final class RPCConnection: Sendable {
     let budget: ConnectionBudget
     /// The connection's channel, written to directly.
     let writer: FrameWriter
-    /// How much of the connection each turn of its event loop reads.
-    let turns: ReadTurns
+    /// How much of the connection each turn of its event loop reads (nil: NIO's own turns).
+    let turns: ReadTurns?
     /// The requests being served, each in its own task (the reader must be stoppable alone).
     let tasks = RequestTasks()
     /// Whether the client asked for its replies to be held rather than dropped
@@ -40,7 +40,7 @@ final class RPCConnection: Sendable {
     // reference is one retain where a struct copy retained each of its fields.
     init(
         configuration: RPCServerConfiguration, handler: any RPCHandler, logger: Logger, metrics: RPCServerMetrics,
-        budget: ConnectionBudget, writer: FrameWriter, turns: ReadTurns = ReadTurns()
+        budget: ConnectionBudget, writer: FrameWriter, turns: ReadTurns? = nil
     ) {
         self.turns = turns
         self.metrics = metrics
@@ -209,7 +209,8 @@ final class RPCConnection: Sendable {
                 holdsReplies.store($0, ordering: .relaxed)
                 // A relay of many clients that reads every reply (the HTTP front) is read in
                 // NIO's usual turns, not the small fair turn of a client that may not read.
-                if $0 { writer.onLoop { [turns] channel in turns.readInFullTurns(channel: channel) } }
+                let full = $0
+                if let turns { writer.onLoop { channel in turns.readInFullTurns(full, channel: channel) } }
             }, connection: id,
             maxInFlight: budget.maxRequests, inFlightOnConnection: budget.requestsInFlight,
             // Its bytes only: a String is made when a line is logged (measured: making it for

@@ -99,9 +99,11 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
         if context.channel.isWritable {
             sendTimer?.cancel()
             sendTimer = nil
+            // The frame timer counts again (whether or not a read was withheld meanwhile): a
+            // pause left set would switch the slow-frame guard off for good.
+            if state == .reading { pauses.resume(now: context.eventLoop.now) }
             if state == .reading, held.isEmpty, readWithheld {
                 readWithheld = false
-                pauses.resume(now: context.eventLoop.now)
                 context.read()
             }
         } else if sendTimer == nil {
@@ -155,6 +157,8 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Stops reading: frames read from now on are dropped (on the event loop).
     func stop() {
+        sendTimer?.cancel()
+        sendTimer = nil
         guard state != .stopped else { return }
         state = .stopped
         held.removeAll()
@@ -186,7 +190,8 @@ final class RPCConnectionReader: ChannelDuplexHandler, RemovableChannelHandler {
     private func resume() {
         guard state == .paused else { return }
         state = .reading
-        pauses.resume(now: context?.eventLoop.now ?? .now())
+        // Still not writable: still this end's pause, not the peer's time.
+        if context?.channel.isWritable ?? true { pauses.resume(now: context?.eventLoop.now ?? .now()) }
         while state == .reading, let frame = held.popFirst() {
             accept(frame)
         }

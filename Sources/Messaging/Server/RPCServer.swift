@@ -117,8 +117,10 @@ public final class RPCServer: Sendable {
                     // Past the cap, nothing of the connection is served (its reader stopped before
                     // it starts) until serve() has told it why and closed it.
                     let admitted = process.admitConnection()
-                    let turns = ReadTurns()
-                    if let options = channel.syncOptions { try ReadTurns.configure(options) }
+                    // Small fair turns where clients are anyone (the Gateway); a service's one
+                    // client is the Gateway's link, read in NIO's own turns.
+                    let turns: ReadTurns? = configuration.dropsUnreadReplies ? ReadTurns() : nil
+                    if turns != nil, let options = channel.syncOptions { try ReadTurns.configure(options) }
                     let connection = RPCConnection(
                         configuration: configuration, handler: handler, logger: logger, metrics: metrics,
                         budget: ConnectionBudget(
