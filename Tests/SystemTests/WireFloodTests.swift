@@ -70,7 +70,7 @@ extension FaultSuite {
                 let peak = highest
                 // Judged against the flood itself, in this run: before the fair turns a newcomer
                 // waited for the whole of it (31 s of 33 s in a debug build).
-                #expect(sent > 100_000, "the flood was read: \(sent) requests")
+                #expect(answered > sent / 2, "the Gateway answered \(answered) of the \(sent) requests written")
                 #expect(slowest < flood / 5, "slowest newcomer \(ms(slowest)) during a flood of \(ms(flood))")
                 // Replies waiting unread are the Gateway's by design, up to RNM_MAX_UNREAD_BYTES.
                 #expect(
