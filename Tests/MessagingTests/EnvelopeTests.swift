@@ -2,10 +2,33 @@ import Messaging
 import NIOCore
 import Testing
 
+extension ByteBuffer {
+    /// The payload of a frame (its 4-byte length dropped).
+    fileprivate func dropFrameHeader() -> ByteBuffer { getSlice(at: readerIndex + 4, length: readableBytes - 4)! }
+}
+
 @Suite("Envelope and JSON scanner")
 struct EnvelopeTests {
     private func parse(_ text: String) throws(EnvelopeError) -> Envelope {
         try Envelope(parsing: ByteBuffer(string: text))
+    }
+
+    @Test("the Gateway's client member: replaced whatever its kind or place, inserted when absent, ids too")
+    func clientMember() throws {
+        let client = ByteBuffer(string: #""c7""#)
+        let id = ByteBuffer(string: "42")
+        for text in [
+            #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}"#,
+            #"{"jsonrpc":"2.0","client":"c3","id":1,"method":"m"}"#,
+            #"{"jsonrpc":"2.0","id":1,"client":0,"method":"m"}"#,
+            #"{"client":"x","jsonrpc":"2.0","method":"m","client":[1]}"#,
+        ] {
+            let forwarded = try Envelope(parsing: try parse(text).frame(withID: id, client: client).dropFrameHeader())
+            #expect(forwarded.client == "c7", "\(text)")
+            #expect(forwarded.integerID == 42, "\(text)")
+            #expect(forwarded.method == "m")
+        }
+        #expect(try parse(#"{"jsonrpc":"2.0","id":1,"method":"m","client":5}"#).client == nil)
     }
 
     @Test("a request exposes id and method; params stay raw bytes")
