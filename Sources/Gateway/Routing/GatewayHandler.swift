@@ -154,9 +154,9 @@ final class GatewayHandler: RPCHandler {
         // HTTP front) which of the relay's clients, under that connection's name, so that no
         // connection can name another's clients (a relay is trusted as far as the socket's
         // permissions trust its peers: it may name many clients of its own).
-        var forClient = "c\(context.connection)"
-        if context.relaysClients, let relayed = envelope.client { forClient += "/" + relayed }
-        let clientJSON = ByteBuffer(string: JSONText.quoted(forClient))
+        // A connection's own name is digits: quoted as it is; a relayed name is escaped.
+        let relayed = context.relaysClients ? envelope.client.map { "c\(context.connection)/" + $0 } : nil
+        let clientJSON = ByteBuffer(string: relayed.map(JSONText.quoted) ?? "\"c\(context.connection)\"")
         let makeFrame: (Int64) -> ByteBuffer = { serviceID in
             envelope.frame(withID: ByteBuffer(string: String(serviceID)), client: clientJSON)
         }

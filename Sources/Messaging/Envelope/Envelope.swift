@@ -263,11 +263,19 @@ public struct Envelope: Sendable {
             builder.append(",")
         }
         var cursor = body
-        let replaced = [(idRange, id), (clientRange, client)].compactMap { range, value in range.map { ($0, value) } }
-        for (range, value) in replaced.sorted(by: { $0.0.lowerBound < $1.0.lowerBound }) {
+        func replace(_ range: Range<Int>?, with value: ByteBuffer) {
+            guard let range else { return }
             builder.append(slice(cursor..<range.lowerBound))
             builder.append(value)
             cursor = range.upperBound
+        }
+        // In the order they stand in the payload (every forward: no arrays to sort).
+        if let idRange, let clientRange, clientRange.lowerBound < idRange.lowerBound {
+            replace(clientRange, with: client)
+            replace(idRange, with: id)
+        } else {
+            replace(idRange, with: id)
+            replace(clientRange, with: client)
         }
         builder.append(slice(cursor..<payload.readableBytes))
         return builder.finish()
