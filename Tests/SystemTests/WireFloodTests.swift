@@ -11,7 +11,7 @@ extension FaultSuite {
     @Suite("14. the Gateway under a wire flood")
     struct WireFlood {
         @Test(
-            "400 connections pipelining 1,000 universities.list each, never reading: a newcomer's get waits a few turns, not for the flood"
+            "200 connections pipelining 500 universities.list each, never reading: a newcomer's get waits a few turns, not for the flood"
         )
         func flood() async throws {
             try await RnmSystem.with(settings: ["RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CHARACTERS_MAX_AGE": "600"]) {
@@ -26,16 +26,17 @@ extension FaultSuite {
                 let before = system.residentBytes(.gateway) ?? 0
                 let request = frameBytes(
                     Array(#"{"jsonrpc":"2.0","id":1,"method":"universities.list","params":{"country":"Chile"}}"#.utf8))
-                let sockets = try (0..<400).map { _ in try BlockingSocket(path: system.gatewaySocket) }
+                let sockets = try (0..<200).map { _ in try BlockingSocket(path: system.gatewaySocket) }
                 let started = ContinuousClock.now
-                // Eight senders, 50 connections each, all at once; each send ends once the
-                // Gateway has read all 1,000 (or read nothing for 10 s).
+                // Eight senders, 25 connections each, all at once; each send ends once the
+                // Gateway has read all 500 (or read nothing for 10 s). (Sized so that the
+                // debug Gateway is busy for about 10 s, not 35: the suite runs other tests beside it.)
                 let finished = Finished()
                 let senders = (0..<8).map { part in
                     Task {
                         let sent = await onOwnThread {
-                            sockets[(part * 50)..<(part * 50 + 50)].reduce(0) {
-                                $0 + $1.send(request, times: 1000, stallSeconds: 10)
+                            sockets[(part * 25)..<(part * 25 + 25)].reduce(0) {
+                                $0 + $1.send(request, times: 500, stallSeconds: 10)
                             }
                         }
                         finished.count.withLock { $0 += 1 }
@@ -69,16 +70,16 @@ extension FaultSuite {
                 for socket in sockets { socket.close() }
                 let peak = highest
                 // Judged against the flood itself, in this run: before the fair turns a newcomer
-                // waited for the whole of it (31 s of 33 s in a debug build).
+                // waited for the whole of it (31 s of 33 s in a debug build, 400 × 1,000).
                 #expect(answered > sent / 2, "the Gateway answered \(answered) of the \(sent) requests written")
-                #expect(slowest < flood / 5, "slowest newcomer \(ms(slowest)) during a flood of \(ms(flood))")
+                #expect(slowest < flood / 3, "slowest newcomer \(ms(slowest)) during a flood of \(ms(flood))")
                 // Replies waiting unread are the Gateway's by design, up to RNM_MAX_UNREAD_BYTES.
                 #expect(
                     peak - before <= WireLimits.maxUnreadBytes + 64 << 20,
                     "Gateway RSS \(megabytes(before)) → \(megabytes(peak))")
                 FaultReport.record(
                     "14. wire flood",
-                    "400 × 1,000 universities.list never read (\(sent) sent, \(answered) answered in \(ms(flood))): a newcomer's cached get \(ms(alone)) alone, slowest of \(asked) during \(ms(slowest)), after \(ms(after)); Gateway RSS \(megabytes(before)) → \(megabytes(peak))"
+                    "200 × 500 universities.list never read (\(sent) sent, \(answered) answered in \(ms(flood))): a newcomer's cached get \(ms(alone)) alone, slowest of \(asked) during \(ms(slowest)), after \(ms(after)); Gateway RSS \(megabytes(before)) → \(megabytes(peak))"
                 )
             }
         }
