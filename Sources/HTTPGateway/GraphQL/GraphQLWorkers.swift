@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
@@ -14,10 +11,12 @@ import Synchronization
 /// executor preference (SE-0417): every step of it, its awaits on the Gateway included, comes
 /// back to them, and the event loops only parse HTTP, answer hits and move bytes.
 ///
-/// The threads run at a lower priority (`nice` 10): when both cores are busy the kernel gives
-/// the event loops the CPU first, so a cached read is not queued behind a query's work. How
-/// much work there is at once is bounded by ``GraphQLAdmission``, how long by
-/// ``GraphQLLimits/timeout``.
+/// There are fewer of them than cores, so the event loops always have a core to answer hits on.
+/// They run at the process's priority: at `nice` 10 (session 12) the event loops' bystanders
+/// gained nothing measurable (`scripts/attack`: cached-read p99 1.2 against 1.3 ms beside a
+/// heavy query), while beside other busy processes a query got a tenth of its share (19× its
+/// idle time, `BusyMachineTests`). How much work there is at once is bounded by
+/// ``GraphQLAdmission``, how long by ``GraphQLLimits/timeout``.
 final class GraphQLWorkers: TaskExecutor, Service, @unchecked Sendable {
     // @unchecked: `group` is a Sendable NIO type and never reassigned.
     private let group: MultiThreadedEventLoopGroup
@@ -27,13 +26,6 @@ final class GraphQLWorkers: TaskExecutor, Service, @unchecked Sendable {
 
     init(threads: Int = GraphQLWorkers.defaultThreads) {
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
-        #if os(Linux)
-            for loop in group.makeIterator() {
-                // Per thread: on Linux `who` 0 is the calling thread, not the process (pthreads(7));
-                // elsewhere it would be the whole process, event loops included.
-                loop.execute { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
-            }
-        #endif
     }
 
     /// Set once the threads are stopping: a late step of a query still running then (one past
