@@ -79,6 +79,7 @@ let package = Package(
                 "Telemetry",
                 "Messaging",
                 "RnmAPI",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import CoreMetrics
 import ServiceLifecycle
 import Synchronization
 
@@ -22,6 +23,8 @@ public final class IdleTrim: Service, Sendable {
     /// Requests started so far (a count that only grows) and whether any is being served now.
     private let requests: @Sendable () -> (started: Int, inFlight: Bool)
     private let counts = Mutex(Counts())
+    /// Counts the trims (`rnm_memory_trims_total`): what a test or an operator waits on.
+    private let trims: Counter?
 
     private struct Counts {
         var open = 0
@@ -33,9 +36,10 @@ public final class IdleTrim: Service, Sendable {
     }
 
     public init(
-        quietPeriod: Duration = .seconds(2), minimumConnections: Int = 100,
+        quietPeriod: Duration = .seconds(2), minimumConnections: Int = 100, trims: Counter? = nil,
         requests: @escaping @Sendable () -> (started: Int, inFlight: Bool)
     ) {
+        self.trims = trims
         self.quietPeriod = quietPeriod
         self.minimumConnections = minimumConnections
         self.requests = requests
@@ -80,7 +84,10 @@ public final class IdleTrim: Service, Sendable {
         #if canImport(Glibc)
             // On a thread of its own: it holds the allocator's locks for milliseconds, which
             // must not be one of the few threads that run every task.
-            if due { Self.trimOnAThreadOfItsOwn() }
+            if due {
+                Self.trimOnAThreadOfItsOwn()
+                trims?.increment()
+            }
         #endif
     }
 }

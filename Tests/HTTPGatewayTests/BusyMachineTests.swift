@@ -8,7 +8,7 @@ import Testing
 /// every other request. (Session 12 ran GraphQL's threads at `nice` 10 to favour the event
 /// loops; beside processes at the usual priority a query then got a tenth of its share, and a
 /// clean-clone CI run timed out on a query that took 1.8 s on an idle machine.)
-@Suite("HTTPGateway: GraphQL on a busy machine", .serialized, .cleansUp)
+@Suite("HTTPGateway: GraphQL on a busy machine", .serialized, .cleansUp, .tags(.timing))
 struct BusyMachineTests {
     @Test("beside 2 spinning threads a core, a CPU-bound query takes under 8× its time alone")
     func fairShare() async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Issue 35: no request can stall the HTTP front. Each test names the audit's finding it
 /// answers; each fails without its fix (the closing note of session 12 says how it was run).
-@Suite("HTTPGateway: no request stalls the front (issue 35)", .serialized, .cleansUp)
+@Suite("HTTPGateway: no request stalls the front (issue 35)", .serialized, .cleansUp, .tags(.timing))
 struct HTTPStallTests {
     static let publicURL = "http://rnm.test"
     /// Records stay fresh in rnm's cache for the test: their answers go to the micro-cache.

@@ -54,6 +54,37 @@ struct MicroCacheFastPathTests {
     }
 }
 
+extension MicroCacheFastPathTests {
+    @Test("50 reads at once of an answer the micro-cache does not hold yet: one Gateway call, 50 answers (issue 39)")
+    func coldBurst() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) { $0.cacheTTL = .seconds(60) }
+            // Fetched once: now in rnm's cache, not in the micro-cache (a fetch is not kept).
+            let fetched = try await http.get("/api/character/3")
+            #expect(fetched.status == 200 && fetched.header("cache-status") != "rnm; hit")
+            let labels = ["process": "gateway", "method": "characters.getMany", "outcome": "ok"]
+            let before = try Exposition(try await http.get("/metrics").text).value("rnm_rpc_requests_total", labels)
+            let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        let answer = try await http.get("/api/character/3")
+                        #expect(answer.status == 200)
+                        return answer.body
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(bodies.count == 50 && Set(bodies).count == 1)
+            let after = try Exposition(try await http.get("/metrics").text).value("rnm_rpc_requests_total", labels)
+            // The first asked the Gateway; the others waited for its answer and read what it kept.
+            #expect(after - before == 1, "\(after - before) Gateway calls for 50 reads")
+            try await http.server.stop()
+        }
+    }
+}
+
 /// Sends `targets` as pipelined GETs on one connection (the last asks to close it), reads to
 /// the end, and returns the statuses in the order they came. Blocking: on a thread of its own.
 private func pipelinedStatuses(port: Int, targets: [String]) -> [Int] {

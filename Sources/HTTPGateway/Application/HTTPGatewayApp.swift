@@ -97,7 +97,7 @@ enum HTTPGatewayApp {
                     try await reader.call($0, NoParams())
                 }
             })
-        let trim = IdleTrim {
+        let trim = IdleTrim(trims: RnmMetrics.memoryTrims.counter(in: instruments)) {
             let usage = slots.usage
             return (usage.acquired, usage.inUse > 0)
         }
@@ -107,9 +107,10 @@ enum HTTPGatewayApp {
         let connections = RnmMetrics.httpConnections.gauge(in: instruments)
         instruments.onCollect { connections.record(gate.openConnections) }
         let sendTimeout = TimeAmount(configuration.sendTimeout)
+        let sendTimeouts = RnmMetrics.httpSendTimeouts.counter(in: instruments)
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
-                ConnectionLimitHandler(gate: gate), SendTimeoutHandler(timeout: sendTimeout),
+                ConnectionLimitHandler(gate: gate), SendTimeoutHandler(timeout: sendTimeout, closed: sendTimeouts),
                 ParseErrorBodyHandler(maxHeaderBytes: configuration.maxHeaderBytes),
                 // Micro-cache hits answered where they are read (issue 28).
                 MicroCacheFastPathInstaller { MicroCacheFastPath(cache: cache, metrics: httpMetrics) },
@@ -121,7 +122,12 @@ enum HTTPGatewayApp {
         let application = Application(
             router: router,
             server: .http1(configuration: http1),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            // The listen queue as long as the connections allowed: a burst of connects within
+            // RNM_HTTP_MAX_CONNECTIONS is queued, not dropped for the clients to retry a second
+            // later (Hummingbird's default is 256; the kernel caps it at net.core.somaxconn).
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil,
+                backlog: configuration.maxConnections),
             onServerRunning: { channel in
                 logger.info(
                     "listening",

@@ -1,3 +1,4 @@
+import CoreMetrics
 import NIOCore
 import NIOHTTPTypes
 
@@ -12,9 +13,12 @@ final class SendTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let timeout: TimeAmount
     private var timer: Scheduled<Void>?
+    /// Counts the connections it closed (`rnm_http_send_timeouts_total`).
+    private let closed: Counter?
 
-    init(timeout: TimeAmount) {
+    init(timeout: TimeAmount, closed: Counter? = nil) {
         self.timeout = timeout
+        self.closed = closed
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -39,6 +43,7 @@ final class SendTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
             if let before, let now = Self.buffered(channel), now < before {
                 handler.arm(channel, on: eventLoop)
             } else {
+                handler.closed?.increment()
                 channel.close(promise: nil)
             }
         }

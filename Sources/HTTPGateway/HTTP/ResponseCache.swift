@@ -73,6 +73,8 @@ struct ResponseCache: Sendable {
 
     let ttl: Duration
     private let entries: ExpiringCache<Entry>
+    /// The calls in flight for answers it does not hold, one per key.
+    let flights = MissFlights()
 
     init(ttl: Duration, maxBytes: Int) {
         self.ttl = ttl
@@ -132,17 +134,44 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         let key = request.uri.description
-        let now = ContinuousClock.now
-        if let (entry, storedAt) = cache.lookup(key, now: now) {
-            hits.increment()
-            let hit = entry.answer(request.method, headers: request.headers, storedAt: storedAt, now: now)
-            return Response(status: hit.status, headers: hit.headers, body: hit.body.map(ResponseBody.init) ?? .init())
+        if let hit = kept(key, request) { return hit }
+        guard cache.isEnabled, Self.mayKeep(request.uri.path) else {
+            return try await fetch(key, request, context: context, next: next)
         }
+        if let response = try await cache.flights.lead(
+            key, { try await fetch(key, request, context: context, next: next) })
+        {
+            return response
+        }
+        // Another request for the same answer was in flight: what it kept, or a call of our own.
+        if let hit = kept(key, request) { return hit }
+        return try await fetch(key, request, context: context, next: next)
+    }
+
+    /// Paths whose answers may be kept: the web app's pages and the metrics never are.
+    static func mayKeep(_ path: String) -> Bool {
+        !WebApp.owns(path) && path != PublicAPIRoutes.metricsPath
+    }
+
+    /// The kept answer for `key`, as `request` asks for it (a hit).
+    private func kept(_ key: String, _ request: Request) -> Response? {
+        let now = ContinuousClock.now
+        guard let (entry, storedAt) = cache.lookup(key, now: now) else { return nil }
+        hits.increment()
+        let hit = entry.answer(request.method, headers: request.headers, storedAt: storedAt, now: now)
+        return Response(status: hit.status, headers: hit.headers, body: hit.body.map(ResponseBody.init) ?? .init())
+    }
+
+    /// The routes' answer, tagged, and kept when it came fresh from rnm's cache.
+    private func fetch(
+        _ key: String, _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let now = ContinuousClock.now
         var response = try await next(request, context)
         // Every public answer of a GET gets an ETag (a client sending it back gets a 304 and no
         // body); one fresh from rnm's cache is also kept here.
         guard request.method == .get, response.status == .ok, response.headers[.vary] == nil,
-            !WebApp.owns(request.uri.path), let contentType = response.headers[.contentType],
+            Self.mayKeep(request.uri.path), let contentType = response.headers[.contentType],
             let length = response.body.contentLength, length <= Self.maxTaggedBytes
         else { return response }
         let collector = BodyCollector()

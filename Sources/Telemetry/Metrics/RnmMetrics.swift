@@ -73,8 +73,15 @@ public enum RnmMetrics {
         "rnm_http_cache_hits_total", .counter, "HTTP answers repeated from the micro-cache (RNM_HTTP_CACHE_MS).")
     public static let httpConnections = MetricDefinition(
         "rnm_http_connections", .gauge, "HTTP connections open now.")
+    public static let httpSendTimeouts = MetricDefinition(
+        "rnm_http_send_timeouts_total", .counter,
+        "HTTP connections closed because the client read nothing of its answers for RNM_HTTP_SEND_TIMEOUT_MS.")
 
     // MARK: The process
+
+    public static let memoryTrims = MetricDefinition(
+        "rnm_memory_trims_total", .counter,
+        "Times the process gave the memory it had freed back to the system, once quiet after a burst.")
 
     public static let residentMemory = MetricDefinition(
         "process_resident_memory_bytes", .gauge, "Resident memory size in bytes.")
@@ -100,8 +107,8 @@ public enum RnmMetrics {
         upstreamRequests, upstreamRequestDuration, upstreamResponseBytes, upstreamState,
         cacheAnswers, singleFlightJoins,
         databaseBytes, mirrorAge, mirrorComplete,
-        httpRequests, httpRequestDuration, httpCacheHits, httpConnections,
-        residentMemory, virtualMemory, cpuSeconds, openFDs, maxFDs, startTime,
+        httpRequests, httpRequestDuration, httpCacheHits, httpConnections, httpSendTimeouts,
+        memoryTrims, residentMemory, virtualMemory, cpuSeconds, openFDs, maxFDs, startTime,
         up,
     ]
 

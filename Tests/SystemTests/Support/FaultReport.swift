@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// What the fault suite measured, printed as one table when the suite ends.
@@ -51,7 +52,7 @@ extension Trait where Self == PrintsFaultReport {
 
 /// The system fault suite (issue 8): real processes hurt the way production will hurt them.
 /// Its scenarios run one at a time so that their timings are their own.
-@Suite("System fault suite", .serialized, .printsFaultReport, .cleansUp)
+@Suite("System fault suite", .serialized, .printsFaultReport, .cleansUp, .tags(.timing))
 enum FaultSuite {}
 
 /// Milliseconds, for the report.
