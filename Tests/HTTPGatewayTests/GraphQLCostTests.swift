@@ -80,8 +80,8 @@ struct GraphQLCostTests {
             let tooMany = try await http.graphQL(aliases)
             #expect(tooMany.messages == ["the query holds more than 50 aliases (RNM_GRAPHQL_MAX_ALIASES)"])
             #expect(system.characterUpstream.requestCount == 0, "nothing was asked of anyone")
-            // characters → episode → characters → episode …: stopped at the budget, before the
-            // level that would pass it is fetched.
+            // characters → episode → characters → episode …: stopped at the budget; the answer
+            // holds no more than it, and no level past the one it ran out in is loaded.
             let fanOut = try await http.graphQL(
                 "{ characters { results { episode { characters { episode { characters { name } } } } } } }")
             #expect(fanOut.messages.contains("the query resolves more than 300 records (RNM_GRAPHQL_MAX_RECORDS)"))
