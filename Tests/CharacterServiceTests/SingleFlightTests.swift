@@ -59,11 +59,28 @@ struct SingleFlightTests {
         #expect(store.works.load(ordering: .relaxed) == 2)
     }
 
-    @Test("an error is shared by the callers in flight, and the next run tries again")
+    @Test("an error is shared by the callers in flight (10: the work done once), and the next run tries again")
     func errorsAreNotKept() async throws {
         struct Failure: Error {}
+        let store = Store()
         let flights = SingleFlight<String, Int>()
-        await #expect(throws: Failure.self) { try await flights.run("k") { throw Failure() } }
-        #expect(try await flights.run("k") { 3 } == 3)
+        let gate = AsyncStream<Void>.makeStream()
+        // The first run fails once the 9 others have joined it.
+        let first = Task {
+            try await flights.run("k") {
+                for await _ in gate.stream { break }
+                _ = store.work(1)
+                throw Failure()
+            }
+        }
+        let joiners = (0..<9).map { _ in Task { try await flights.run("k") { store.work(2) } } }
+        while await flights.runs(for: "k") < 10 { await Task.yield() }
+        gate.continuation.yield()
+        for caller in [first] + joiners {
+            await #expect(throws: Failure.self) { try await caller.value }
+        }
+        #expect(store.works.load(ordering: .relaxed) == 1, "the failing work was done once for the 10")
+        #expect(try await flights.run("k") { store.work(3) } == 3)
+        #expect(store.works.load(ordering: .relaxed) == 2)
     }
 }

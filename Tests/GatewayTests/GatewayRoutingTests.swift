@@ -119,21 +119,33 @@ struct GatewayRoutingTests {
         try await harness.characters?.stop()
     }
 
-    @Test("past the in-flight limit of a connection, requests get -32005 at once")
+    @Test(
+        "past the in-flight limit of a connection, requests get -32005 at once: all 6 before any of the 4 admitted 2 s requests ends"
+    )
     func overloadPerConnection() async throws {
         let harness = try await GatewayHarness.start(maxInFlightPerConnection: 4)
         let raw = try await RawConnection(socketPath: harness.gateway.socketPath)
+        let sent = ContinuousClock.now
         for id in 1...10 {
-            try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"characters.slow","params":{"ms":400}}"#)
+            try await raw.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"characters.slow","params":{"ms":2000}}"#)
         }
-        var overloaded = 0
-        var answered = 0
+        // In the order they come back: a refusal queued behind the admitted work (not "at once")
+        // would come after their results, 2 s later.
+        var replies: [(id: Int64?, overloaded: Bool, answered: Bool, after: Duration)] = []
         for _ in 0..<10 {
-            let reply = try #require(try await raw.next())
-            if reply.rpcError?.code == .overloaded { overloaded += 1 } else if reply.result != nil { answered += 1 }
+            let reply = try #require(try await raw.next(seconds: 20))
+            replies.append(
+                (reply.integerID, reply.rpcError?.code == .overloaded, reply.result != nil, ContinuousClock.now - sent))
         }
-        #expect(overloaded == 6)
-        #expect(answered == 4)
+        let firstSix = replies.prefix(6).compactMap(\.id).sorted()
+        #expect(firstSix == [5, 6, 7, 8, 9, 10], "the 6 past the limit come back first: \(replies)")
+        #expect(replies.prefix(6).allSatisfy { $0.overloaded }, "\(replies)")
+        #expect(replies.suffix(4).allSatisfy { $0.answered }, "\(replies)")
+        // The reference, measured here: the admitted requests' own 2 s (by the clock of this run).
+        let lastRefusal = replies[5].after
+        let firstAnswer = replies[6].after
+        #expect(firstAnswer >= .seconds(2), "the admitted requests took their 2 s: \(firstAnswer)")
+        #expect(lastRefusal < firstAnswer, "refused at \(lastRefusal), before the first answer at \(firstAnswer)")
         raw.close()
         try await harness.stop()
     }

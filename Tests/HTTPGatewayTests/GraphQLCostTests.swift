@@ -51,7 +51,7 @@ struct GraphQLCostTests {
     }
 
     @Test(
-        "limits: 50 levels deep, 60 aliases, a fan-out past the record budget, an oversized body: each a clear error, no work done"
+        "limits: 50 levels deep, 60 aliases, an oversized body: a clear error, nothing asked of the upstream; a fan-out past the record budget: a clear error, no level loaded past the one the budget ran out in (that level is loaded whole: a known issue)"
     )
     func limits() async throws {
         try await RnmSystem.with { system in
@@ -80,12 +80,31 @@ struct GraphQLCostTests {
             let tooMany = try await http.graphQL(aliases)
             #expect(tooMany.messages == ["the query holds more than 50 aliases (RNM_GRAPHQL_MAX_ALIASES)"])
             #expect(system.characterUpstream.requestCount == 0, "nothing was asked of anyone")
-            // characters → episode → characters → episode …: stopped at the budget, before the
-            // level that would pass it is fetched.
+            // characters → episode → characters → episode …: stopped at the budget; the answer
+            // holds no more than it, and no level past the one it ran out in is loaded.
             let fanOut = try await http.graphQL(
                 "{ characters { results { episode { characters { episode { characters { name } } } } } } }")
             #expect(fanOut.messages.contains("the query resolves more than 300 records (RNM_GRAPHQL_MAX_RECORDS)"))
             #expect((fanOut.rnm?["records"] as? Int ?? .max) <= 300)
+            // The work it did, counted where it is done (the caches were cold): the page, its
+            // characters' episodes, and those episodes' characters, the level the budget ran out
+            // in; nothing of the levels past it (no Gateway call for them).
+            let episodes = Set(Self.page1.flatMap { Self.linkedIDs($0["episode"]) })
+            let characters = Set(
+                RickAndMortyFixtures.records("episode").filter { episodes.contains($0["id"] as? Int ?? 0) }
+                    .flatMap { Self.linkedIDs($0["characters"]) })
+            let asked = Self.recordsAsked(system.characterUpstream.requests)
+            #expect(asked > 300 && asked <= 20 + episodes.count + characters.count, "records asked: \(asked)")
+            #expect(
+                fanOut.calls == 2 + (characters.count + 99) / 100,
+                "the page, the episodes, their characters in parts of 100: \(fanOut.rnm ?? [:])")
+            // Issue 39: the level the budget runs out in is loaded whole (one load for the level,
+            // DataLoader-style), though only its first uses are counted: 544 records asked of
+            // the upstream (every character) for an answer of 300 at most. Recorded, not hidden:
+            // when it is fixed, this known issue stops being recorded and the test says so.
+            withKnownIssue("the level the record budget runs out in is still loaded whole") {
+                #expect(asked <= 300, "records asked of the upstream: \(asked)")
+            }
             // With the default budget, a fan-out whose answer would repeat records millions of
             // times (few records, fetched once each) is refused before it is built (the depth
             // allowed for it: by default, as the API's server, it is too deep already).
@@ -111,16 +130,35 @@ struct GraphQLCostTests {
                 copies.messages == ["the query resolves more than \(onceRecords + 5) records (RNM_GRAPHQL_MAX_RECORDS)"]
             )
             try await tight.server.stop()
+            system.characterUpstream.resetRequests()
             let huge = try await http.get(
                 "/graphql", method: "POST", headers: [("Content-Type", "application/json")],
-                body: Array(#"{"query":"{ character(id: 1) { name } }","pad":""#.utf8)
+                body: Array(#"{"query":"{ location(id: 7) { name } }","pad":""#.utf8)
                     + Array(repeating: 0x61, count: 70_000)
                     + Array(#""}"#.utf8))
             #expect(huge.status == 413 && huge.text.contains("RNM_GRAPHQL_MAX_QUERY_BYTES"), "\(huge.text)")
+            #expect(system.characterUpstream.requestCount == 0, "location 7 (never read before) was not asked for")
             // The front still answers everyone.
             let after = try await http.graphQL("{ character(id: 2) { name } }")
             #expect(path(after.data, "character", "name") as? String == "Morty Smith")
             try await http.server.stop()
+        }
+    }
+
+    /// Page 1 of the characters.
+    static var page1: [[String: Any]] { Array(RickAndMortyFixtures.records("character").prefix(20)) }
+
+    /// The ids at the end of a record's links (`…/episode/12`).
+    static func linkedIDs(_ links: Any?) -> [Int] {
+        (links as? [String] ?? []).compactMap { $0.split(separator: "/").last.flatMap { Int($0) } }
+    }
+
+    /// Records the upstream was asked for: 20 a list page, one an id, each id of a list of ids.
+    static func recordsAsked(_ requests: [UpstreamRequest]) -> Int {
+        requests.reduce(0) { total, request in
+            let parts = request.path.split(separator: "/")
+            guard parts.count == 3 else { return total + 20 }
+            return total + parts[2].split(separator: ",").count
         }
     }
 

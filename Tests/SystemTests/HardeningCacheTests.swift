@@ -8,7 +8,9 @@ import TestSupport
 import Testing
 
 extension FaultSuite.Hardening {
-    @Test("two 100 KB names, and two names at the length limit: clear errors within 2 s, health within 1 s")
+    @Test(
+        "two 100 KB names, and two names at the length limit: clear errors within 5 s, health answered within 3 s beside them (bounded work, not minutes)"
+    )
     func hugeUniversityNames() async throws {
         try await RnmSystem.with { system in
             let client = try await system.connect()
@@ -35,8 +37,9 @@ extension FaultSuite.Hardening {
             #expect(
                 codes == [-32602, -32602, -32001, -32001],
                 "too long: invalid params; at the limit: not found with suggestions")
-            // Bounded work, not a denial of service (minutes): wide bounds, the whole suite shares
-            // two cores (2.1 s once in CI's run); the figures are in the report.
+            // Bounded work, not a denial of service: unbounded suggestions for a 100 KB name over
+            // 10,000 universities take minutes. Wide bounds, as the name says: the whole suite
+            // shares two cores (2.1 s once in CI's run); the figures are in the report.
             #expect(answered < .seconds(5))
             #expect(health < .seconds(3))
             FaultReport.record(

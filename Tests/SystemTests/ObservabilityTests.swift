@@ -71,8 +71,28 @@ extension FaultSuite {
                 #expect(down.value("rnm_up", ["process": "characters"]) == 0)
                 #expect(down.value("rnm_up", ["process": "gateway"]) == 1)
                 #expect(!down.has("rnm_rpc_requests_total", ["process": "characters"]))
+            }
+        }
+
+        @Test(
+            "GET /metrics passes promtool check metrics, a service down too (skipped, saying so, where promtool is not installed, but never under CI=true)",
+            .enabled(if: promtoolPath != nil || runsUnderCI, "promtool is not installed here (CI installs it)")
+        )
+        func promtoolChecksTheText() async throws {
+            let promtool = try #require(
+                promtoolPath, "CI=true, but promtool is not installed: the metrics text would go unchecked")
+            try await RnmSystem.with { system in
+                let (http, port) = try await system.launchHTTP()
+                defer { http.kill(SIGTERM) }
+                for target in ["/api/character/1", "/api/character/99999", "/search?country=Japan"] {
+                    _ = try await HTTPProbe.request(port: port, target: target)
+                }
                 let text = try await HTTPProbe.request(port: port, target: "/metrics").text
-                if let said = try await promtoolProblems(text) { Issue.record("promtool check metrics: \(said)") }
+                #expect(try await promtoolProblems(text, promtool: promtool) == nil)
+                system.kill(.characters)
+                _ = try await system.process(.characters)?.waitForExit()
+                let down = try await HTTPProbe.request(port: port, target: "/metrics").text
+                #expect(try await promtoolProblems(down, promtool: promtool) == nil)
             }
         }
 
@@ -117,14 +137,19 @@ private func scrape(_ port: Int) async throws -> Exposition {
     return try Exposition(response.text)
 }
 
-/// What `promtool check metrics` finds wrong with `text` (nil: nothing, or no promtool here;
-/// CI installs it).
-private func promtoolProblems(_ text: String) async throws -> String? {
-    guard
-        let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        })
-    else { return nil }
+/// promtool (Prometheus's), where installed: on the PATH or where packages put it.
+private let promtoolPath: String? = {
+    let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
+    return (path + ["/usr/bin", "/usr/local/bin"]).map { $0 + "/promtool" }.first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+}()
+
+/// Whether the tests run in CI (`CI=true`), where promtool is installed and must be used.
+private let runsUnderCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+/// What `promtool check metrics` finds wrong with `text`: nil when nothing.
+private func promtoolProblems(_ text: String, promtool: String) async throws -> String? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: promtool)
     process.arguments = ["check", "metrics"]

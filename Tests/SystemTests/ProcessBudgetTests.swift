@@ -11,7 +11,8 @@ extension FaultSuite {
     @Suite("12. many clients together")
     struct ProcessBudgets {
         @Test(
-            "200 connections asking for 418 KB replies and never reading: 40 admitted, the rest told why; RSS bounded")
+            "200 connections asking for 418 KB replies and never reading: 40 admitted (39 beside a reader), the other 161 told why; RSS bounded"
+        )
         func manyConnectionsNeverReading() async throws {
             let settings = [
                 "RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CHARACTERS_MAX_AGE": "600",
@@ -23,6 +24,10 @@ extension FaultSuite {
                 let client = try await system.connect()
                 _ = try await client.call(RPCMethods.universitiesList, .init(country: "United States"))
                 let before = system.residentBytes(.gateway) ?? 0
+                // The warming connection gone: the observer is the only client (as the Gateway counts).
+                try await waitUntil(10, "the observer alone connected") {
+                    await Self.connections(client) == 1
+                }
                 let request = frameBytes(
                     Array(
                         #"{"jsonrpc":"2.0","id":1,"method":"universities.list","params":{"country":"United States"}}"#
@@ -39,6 +44,7 @@ extension FaultSuite {
                 #expect(why?.rpcError?.code == .overloaded, "\(String(describing: why?.rpcError))")
                 #expect(why?.rpcError?.message.contains("RNM_MAX_CONNECTIONS") == true)
                 refused.close()
+                let open = await Self.connections(client)
                 let highest = Mutex(before)
                 try await waitUntil(60, "the Gateway has nothing in flight") {
                     highest.withLock { $0 = max($0, system.residentBytes(.gateway) ?? 0) }
@@ -46,6 +52,18 @@ extension FaultSuite {
                     return health?.inFlight == 0
                 }
                 let peak = max(highest.withLock { $0 }, system.residentBytes(.gateway) ?? 0)
+                // What each of the 200 got first, read now: a reply (admitted) or the reason it was
+                // refused (closed after it).
+                let firsts = await onOwnThread { [sockets] in
+                    sockets.map { socket in
+                        String(decoding: socket.receiveFrames(1, seconds: 5).first ?? [], as: UTF8.self)
+                    }
+                }
+                let admitted = firsts.filter { $0.contains(#""result":{"country""#) }.count
+                let toldWhy = firsts.filter { $0.contains("-32005") && $0.contains("RNM_MAX_CONNECTIONS") }.count
+                #expect(admitted == 39, "admitted beside the observer: \(admitted)")
+                #expect(toldWhy == 161, "refused with the reason: \(toldWhy)")
+                #expect(open == 40, "connections the Gateway held: \(open)")
                 for socket in sockets { socket.close() }
                 await client.close()
                 let latency = try await waitForCachedGet(system)
@@ -54,7 +72,7 @@ extension FaultSuite {
                 #expect(peak - before <= 64 << 20, "RSS \(megabytes(before)) → peak \(megabytes(peak))")
                 FaultReport.record(
                     "12. 200 connections never reading",
-                    "39 admitted beside a reader (RNM_MAX_CONNECTIONS 40), the rest -32005; Gateway RSS \(megabytes(before)) → peak \(megabytes(peak)) (budget 16 MiB); a cached get after in \(ms(latency))"
+                    "\(admitted) admitted beside a reader (RNM_MAX_CONNECTIONS 40), \(toldWhy) told why (-32005); Gateway RSS \(megabytes(before)) → peak \(megabytes(peak)) (budget 16 MiB); a cached get after in \(ms(latency))"
                 )
             }
         }
@@ -96,6 +114,14 @@ extension FaultSuite {
                 #expect(answered["held"] == 10, "\(answered)")
                 await client.close()
             }
+        }
+
+        /// Client connections the Gateway holds now (`rnm_rpc_connections`), -1 when unknown.
+        private static func connections(_ client: RPCClient) async -> Int {
+            guard let report = try? await client.call(RPCMethods.gatewayMetrics, NoParams(), timeout: .seconds(5)),
+                let exposition = try? Exposition(report.exposition)
+            else { return -1 }
+            return Int(exposition.value("rnm_rpc_connections"))
         }
 
         /// A cached get once the Gateway has a free connection again.

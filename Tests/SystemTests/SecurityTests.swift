@@ -95,7 +95,7 @@ extension FaultSuite {
         }
 
         @Test(
-            "SQL is built only with bound parameters: injection attempts change nothing, and no SQL text in the sources interpolates a value"
+            "SQL is built only with bound parameters: injection attempts change nothing, and no SQL literal anywhere in the sources interpolates a value (only table names, `?` lists and constants)"
         )
         func boundParametersOnly() async throws {
             let system = try await RnmSystem.start(settings: ["RNM_CHARACTERS_MAX_AGE": "600"])
@@ -126,11 +126,9 @@ extension FaultSuite {
             #expect(lost.count == 0, "nothing deleted or changed: \(lost.prefix(3))")
             #expect(try await client.call(RPCMethods.favoritesList, NoParams()).items.map(\.id) == [1])
 
-            // Every SQL string literal in the services' sources is constant text: the only
-            // interpolations allowed are table names chosen in code and lists of `?` placeholders.
-            let allowed: Set<String> = [
-                "resource.table", "table", "placeholders", "databaseQuestionMarks(count: ids.count)",
-            ]
+            // Every SQL text in the sources is constant: each string literal that holds SQL,
+            // wherever it is (handed to `sql:`, built up in a variable, concatenated from parts),
+            // interpolates only names chosen in code and lists of `?` placeholders.
             let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent()
                 .appendingPathComponent("Sources")
@@ -139,22 +137,144 @@ extension FaultSuite {
             for file in FileManager.default.enumerator(atPath: sources.path)!.compactMap({ $0 as? String })
             where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-                for line in text.split(separator: "\n") where line.contains("sql:") {
-                    statements += 1
-                    for part in line.components(separatedBy: "\\(").dropFirst() {
-                        let expression = String(part.prefix { $0 != ")" }) + (part.contains("(count:") ? ")" : "")
-                        if !allowed.contains(expression) { interpolated.append("\(file): \(expression)") }
-                    }
-                }
+                let scan = SQLScan(source: text)
+                statements += scan.statements
+                interpolated += scan.values.map { "\(file): \($0)" }
             }
-            #expect(statements > 10)
+            #expect(statements > 40, "SQL literals found: \(statements)")
             #expect(interpolated.count == 0, "SQL with interpolated values: \(interpolated)")
+            // The scan itself sees a value interpolated away from `sql:`, in any form of literal.
+            let hostile = ##"""
+                let query = "SELECT id FROM character WHERE name = '\(name)'"
+                try db.execute(sql: query)
+                let text = """
+                    DELETE FROM favorite
+                    WHERE id = \(id)
+                    """
+                let raw = #"UPDATE listPage SET ids = \#(ids) WHERE page = ?"#
+                let safe = "SELECT COUNT(*) FROM " + table + " WHERE id IN (\(placeholders))"
+                """##
+            #expect(SQLScan(source: hostile).values == ["name", "id", "ids"])
             FaultReport.record(
                 "8. SQL",
-                "\(injections.count) injection attempts: no internal error, no row lost; \(statements) SQL statements in the sources, \(interpolated.count) interpolate a value"
+                "\(injections.count) injection attempts: no internal error, no row lost; \(statements) SQL literals in the sources, \(interpolated.count) interpolate a value"
             )
             await client.close()
             try await system.stop()
         }
+    }
+}
+
+/// The SQL text in Swift source: every string literal (`"…"`, `"""…"""`, `#"…"#`; comments
+/// skipped) that holds SQL (a keyword in capitals, a `?` placeholder, or a quoted interpolation
+/// compared or listed), and what those interpolate beyond names chosen in code.
+struct SQLScan {
+    /// Interpolations allowed in SQL: table names from ``RecordKind``, `?` lists, the page size
+    /// (a constant), and ``CopyOrder``'s SQL condition (with its own parameters: the callers pass
+    /// constant SQL text).
+    static let allowed: Set<String> = [
+        "resource.table", "table", "placeholders", "databaseQuestionMarks(count: ids.count)", "RecordKind.pageSize",
+        "incoming", "now",
+    ]
+    static let sqlPattern =
+        (#"\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|DROP|ALTER|FROM|WHERE|VALUES|LIMIT|OFFSET|ORDER BY|GROUP BY|AND|OR|IN|LIKE|SET|CASE|WHEN|THEN|ELSE|END|JOIN)\b|[=(,] ?'\x00|[=(,] ?\?"#)
+    static let tripleQuote = String(repeating: "\"", count: 3)
+    static let copyOrderPattern = (#"^CopyOrder\.replaces\("[^"\\]*", storedIn: "[^"\\]*"\)$"#)
+
+    /// SQL literals found.
+    var statements = 0
+    /// The interpolated expressions not allowed, in the order found.
+    var values: [String] = []
+
+    init(source: String) {
+        let sql = try! Regex(Self.sqlPattern)
+        let copyOrder = try! Regex(Self.copyOrderPattern)
+        for (text, expressions) in Self.literals(source) where text.contains(sql) {
+            statements += 1
+            values += expressions.filter { !Self.allowed.contains($0) && $0.wholeMatch(of: copyOrder) == nil }
+        }
+    }
+
+    /// Each string literal: its text (an interpolation written as U+0000) and its interpolations.
+    static func literals(_ source: String) -> [(text: String, expressions: [String])] {
+        let scalars = Array(source.unicodeScalars)
+        func starts(_ text: String, at index: Int) -> Bool {
+            var position = index
+            for scalar in text.unicodeScalars {
+                guard position < scalars.count, scalars[position] == scalar else { return false }
+                position += 1
+            }
+            return true
+        }
+        var found: [(String, [String])] = []
+        var index = 0
+        while index < scalars.count {
+            if starts("//", at: index) {
+                while index < scalars.count, scalars[index] != "\n" { index += 1 }
+                continue
+            }
+            if starts("/*", at: index) {
+                while index < scalars.count, !starts("*/", at: index) { index += 1 }
+                index += 2
+                continue
+            }
+            var hashes = 0
+            while index + hashes < scalars.count, scalars[index + hashes] == "#" { hashes += 1 }
+            guard index + hashes < scalars.count, scalars[index + hashes] == "\"" else {
+                index += max(1, hashes)
+                continue
+            }
+            let pounds = String(repeating: "#", count: hashes)
+            let quote = starts(Self.tripleQuote, at: index + hashes) ? Self.tripleQuote : "\""
+            index += hashes + quote.unicodeScalars.count
+            let close = quote + pounds
+            let escape = "\\" + pounds
+            var text = String.UnicodeScalarView()
+            var expressions: [String] = []
+            while index < scalars.count, !starts(close, at: index) {
+                if starts(escape + "(", at: index) {
+                    index += escape.unicodeScalars.count + 1
+                    var depth = 1
+                    var expression = String.UnicodeScalarView()
+                    while index < scalars.count {
+                        let scalar = scalars[index]
+                        if scalar == "(" { depth += 1 }
+                        if scalar == ")" {
+                            depth -= 1
+                            if depth == 0 { break }
+                        }
+                        if scalar == "\"" {
+                            // A literal inside the interpolation, copied as it is.
+                            expression.append(scalar)
+                            index += 1
+                            while index < scalars.count, scalars[index] != "\"" {
+                                if scalars[index] == "\\" {
+                                    expression.append(scalars[index])
+                                    index += 1
+                                }
+                                if index < scalars.count { expression.append(scalars[index]) }
+                                index += 1
+                            }
+                        }
+                        if index < scalars.count { expression.append(scalars[index]) }
+                        index += 1
+                    }
+                    index += 1
+                    expressions.append(String(expression))
+                    text.append("\u{0}")
+                } else if starts(escape, at: index) {
+                    for _ in 0...escape.unicodeScalars.count where index < scalars.count {
+                        text.append(scalars[index])
+                        index += 1
+                    }
+                } else {
+                    text.append(scalars[index])
+                    index += 1
+                }
+            }
+            index += close.unicodeScalars.count
+            found.append((String(text), expressions))
+        }
+        return found
     }
 }

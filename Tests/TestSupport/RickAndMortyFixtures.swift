@@ -51,11 +51,45 @@ public final class RickAndMortyFixtures: Sendable {
         }
     }
 
-    /// The avatar the test upstream serves for character `id`: the five that ship, in turn
-    /// (the real API has one for every character).
+    /// The avatar the test upstream serves for character `id`, its own bytes as the real API's
+    /// are: the five that ship for characters 1 to 5; for the others, one of the five in turn
+    /// carrying the character's id in its metadata (a JPEG comment segment, a PNG `tEXt` chunk),
+    /// still a valid image of the same picture. A mix-up of two characters' avatars shows.
     public static func servedAvatar(_ id: Int) -> Data? {
-        guard (1...characters.count).contains(id) else { return nil }
-        return avatar((id - 1) % 5 + 1)
+        guard (1...characters.count).contains(id), let image = avatar((id - 1) % 5 + 1) else { return nil }
+        return id <= 5 ? image : marked(image, id: id)
+    }
+
+    /// `image` with `id` written in its metadata: after the JPEG's start marker (and its JFIF
+    /// segment), after the PNG's header chunk.
+    static func marked(_ image: Data, id: Int) -> Data {
+        let bytes = [UInt8](image)
+        let note = Array("rnm test avatar of character \(id)".utf8)
+        if bytes.starts(with: [0xFF, 0xD8]) {
+            // After the JFIF segment when there is one (it must follow the start marker).
+            let at = bytes[2...].starts(with: [0xFF, 0xE0]) ? 4 + (Int(bytes[4]) << 8 | Int(bytes[5])) : 2
+            let length = note.count + 2  // the segment's length counts its own two bytes
+            return Data(bytes[..<at] + [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + note + bytes[at...])
+        }
+        // The 8-byte signature, then IHDR: length, type, 13 bytes of data, CRC.
+        let afterHeader = 8 + 4 + 4 + 13 + 4
+        let typeAndData = Array("tEXt".utf8) + Array("Comment".utf8) + [0] + note
+        let chunk = bigEndian(UInt32(typeAndData.count - 4)) + typeAndData + bigEndian(crc32(typeAndData))
+        return Data(bytes[..<afterHeader] + chunk + bytes[afterHeader...])
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// CRC-32 (ISO 3309, as PNG's chunks use it).
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
     }
 
     /// The avatar bytes of character `id`, for the five that ship.

@@ -19,6 +19,8 @@ public struct UpstreamRequest: Sendable, Equatable {
     public var host: String
     /// The `If-None-Match` header (a conditional request), if any.
     public var ifNoneMatch: String? = nil
+    /// When it was received (its head read), by this process's clock.
+    public var receivedAt = ContinuousClock.now
 }
 
 /// What a route answers.
