@@ -13,7 +13,9 @@ import Testing
 /// that stops reading is disconnected.
 @Suite("HTTPGateway: connection limits and the send timeout", .serialized, .cleansUp, .tags(.timing))
 struct HTTPConnectionLimitTests {
-    @Test("300 cold requests from one address on a hanging upstream: past its cap, fast 503s; another address reads")
+    @Test(
+        "300 cold requests from one address on a hanging upstream: past its cap, 503s while its 32 still wait; another address reads"
+    )
     func oneClientCannotTakeTheLink() async throws {
         // The upstream hangs until the end: the 32 admitted requests hold their connections
         // however long the flood takes to connect on a loaded machine (with a 3 s upstream,

@@ -33,6 +33,7 @@ final class Level: Sendable {
         let task = loads.withLock { loads in
             if let task = loads[Record.kind] { return task }
             let task = Task<any Sendable, any Error> { [context] in
+                try context.ensureRoom(for: ids.count)
                 let (records, unchecked) = try await context.records(type, ids)
                 return (records, unchecked, Level(ids.compactMap { records[$0] }, context: context))
             }
