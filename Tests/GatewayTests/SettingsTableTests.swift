@@ -52,4 +52,37 @@ struct SettingsTableTests {
         #expect(try Setting.connectionBufferBytes.resolveInteger(nil, in: .gateway, environment: [:]) == 4_194_304)
         #expect(try Setting.connectionBufferBytes.resolveInteger(nil, in: .service, environment: [:]) == 67_108_864)
     }
+
+    /// The services of docker-compose.yml that run an rnm process.
+    static let composeServices = ["characters", "universities", "gateway", "http"]
+
+    @Test(
+        "docker-compose.yml passes every setting to every process: x-settings holds the table, each service merges it")
+    func compose() throws {
+        let lines = try Self.document("docker-compose.yml")
+        // The x-settings block: its indented lines.
+        let start = try #require(lines.firstIndex { $0.hasPrefix("x-settings: &settings") })
+        let block = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
+        let passed = block.compactMap { $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) }
+        // Each service's own environment: what it merges and the few that compose fixes for it.
+        var fixed: Set<String> = []
+        for service in Self.composeServices {
+            let header = try #require(lines.firstIndex { $0 == "  \(service):" }, "no service \(service)")
+            let body = lines[(header + 1)...].prefix { $0.hasPrefix("    ") || $0.isEmpty }
+            let environment = body.drop { $0 != "    environment:" }.dropFirst().prefix { $0.hasPrefix("      ") }
+            #expect(environment.first == "      <<: *settings", "\(service) does not merge x-settings")
+            fixed.formUnion(
+                environment.dropFirst().compactMap {
+                    $0.split(separator: ":").first.map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }
+                })
+        }
+        // Every setting but those compose fixes, each from the shell or .env, empty for its default.
+        let expected = Setting.allCases.map(\.rawValue).filter { !fixed.contains($0) }
+        let text = expected.map { "  \($0): ${\($0):-}" }.joined(separator: "\n")
+        #expect(
+            block.map(String.init) == text.split(separator: "\n").map(String.init), "x-settings should be:\n\(text)")
+        #expect(Set(passed).union(fixed) == Set(Setting.allCases.map(\.rawValue)))
+    }
 }
