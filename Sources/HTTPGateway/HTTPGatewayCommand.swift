@@ -79,6 +79,11 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             graphQL: try graphQL.resolve(),
             instruments: try common.makeInstruments()
         )
-        try await ServiceRunner.run(HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger)
+        do {
+            try await ServiceRunner.run(
+                HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger)
+        } catch {
+            throw ListenError(error, address: addressText) ?? error
+        }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 @testable import HTTPGateway
 import Messaging
 import RnmAPI
@@ -227,5 +230,35 @@ struct HTTPBehaviourTests {
         #expect(PublicQuery("page=abc").page == 1)
         #expect(PublicQuery("page=%203").page == 3)
         #expect(PublicQuery("name=a&status=b&foo=c&page=2").repeated(["name", "status"]) == "&name=a&status=b")
+    }
+}
+
+extension HTTPBehaviourTests {
+    @Test("an address already in use: the HTTP front exits saying which address, which setting and what to do")
+    func addressInUse() async throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, size) }
+        }
+        #expect(listen(holder, 1) == 0)
+        var bound = sockaddr_in()
+        var length = size
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
+        }
+        let taken = "127.0.0.1:\(UInt16(bigEndian: bound.sin_port))"
+        let output = try await ChildProcess.run(
+            "HTTPGateway", [],
+            environment: ["RNM_HTTP_ADDRESS": taken, "RNM_GATEWAY_SOCKET": temporaryDirectory() + "/none.sock"],
+            seconds: 30)
+        #expect(output.status != 0)
+        let said = output.stderr
+        #expect(said.contains("cannot listen on \(taken) (RNM_HTTP_ADDRESS or --address)"), "\(said)")
+        #expect(said.contains("docker-compose down") && !said.contains("descriptor:ptr"), "\(said)")
     }
 }

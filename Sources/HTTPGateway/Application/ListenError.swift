@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import NIOCore
+
+/// The HTTP front could not listen where it was told to, in a person's words: the address, the
+/// setting that chose it, and what to do (NIO's own words were `bind(descriptor:ptr:bytes:):
+/// Address already in use) (errno: 98)`: no address, no setting).
+struct ListenError: Error, CustomStringConvertible {
+    let address: String
+    let errno: CInt
+
+    /// `error` as a ``ListenError`` if it is a failure to listen on `address`.
+    init?(_ error: any Error, address: String) {
+        guard let error = error as? IOError, [EADDRINUSE, EADDRNOTAVAIL, EACCES].contains(error.errnoCode)
+        else { return nil }
+        self.address = address
+        self.errno = error.errnoCode
+    }
+
+    var description: String {
+        let why =
+            switch errno {
+            case EADDRINUSE:
+                "another process listens there: another rnm (`docker-compose down` stops the compose stack, "
+                    + "`scripts/rnm-local stop` a local one) or another server"
+            case EACCES: "this user may not listen on that port (ports under 1024 need privileges)"
+            default: "no interface of this machine has that address"
+            }
+        return "cannot listen on \(address) (RNM_HTTP_ADDRESS or --address): \(why); "
+            + "set RNM_HTTP_ADDRESS to a free host:port"
+    }
+}
