@@ -218,6 +218,18 @@ def main():
               "Offline — showing data cached at" in text())
         shot("offline-notice.png")
         console_clean("offline notice")
+        # Pull-to-refresh with the upstreams gone: the browser ends on the list's own address,
+        # which says why; a reload shows it again (post/redirect/get), never posts again.
+        driver.get(base + "/app/characters?status=dead")
+        driver.find_element(By.CSS_SELECTOR, "form[action='/app/characters/refresh'] button").click()
+        check("a failed refresh ends on the list's address, marked",
+              driver.current_url.endswith("/app/characters?status=dead&page=1&refresh=failed")
+              or driver.current_url.endswith("/app/characters?status=dead&refresh=failed"))
+        check("a failed refresh says so, with the cached list below", "Not refreshed — showing data cached at" in text()
+              and len(driver.find_elements(By.CSS_SELECTOR, "a.card")) > 0)
+        driver.refresh()
+        check("reloading it shows the same screen", "Not refreshed" in text() and "refresh=failed" in driver.current_url)
+        shot("refresh-failed.png")
     finally:
         driver.quit()
 

@@ -226,6 +226,37 @@ struct WebAppTests {
         }
     }
 
+    @Test(
+        "a refresh the upstream does not answer ends on the screen's own address (303), which says why and since when"
+    )
+    func failedRefresh() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
+            let page = try await http.get("/app/characters?status=dead&page=2")
+            _ = try await http.get("/app/universities?country=Japan")
+            let token = String(try #require(page.header("set-cookie")).split(separator: ";")[0].dropFirst(9))
+            let headers = [("Cookie", "rnm_csrf=\(token)")]
+            system.characterUpstream.fault = .down
+            system.universityUpstream.fault = .down
+            for (target, form, screen) in [
+                ("/app/characters/refresh", "status=dead&page=2", "/app/characters?status=dead&page=2&refresh=failed"),
+                ("/app/universities/refresh", "country=Japan", "/app/universities?country=Japan&refresh=failed"),
+            ] {
+                let refreshed = try await http.get(
+                    target, method: "POST", headers: headers, body: Array("csrf=\(token)&\(form)".utf8))
+                // Post/redirect/get: a reload shows the screen again, never posts again.
+                #expect(refreshed.status == 303 && refreshed.header("location") == screen, "\(refreshed.status)")
+                let shown = try await http.get(screen)
+                #expect(shown.status == 200)
+                #expect(shown.text.contains("Not refreshed — showing data cached at "), "\(target)")
+                #expect(shown.text.contains("upstream unreachable"), "the upstream's failure in words: \(target)")
+            }
+            // Without the mark, the same screen is the cached list, saying nothing of a refresh.
+            #expect(!(try await http.get("/app/characters?status=dead&page=2").text.contains("Not refreshed")))
+        }
+    }
+
     @Test("every value is escaped: markup in a record's text is shown as text, a javascript: web page is not a link")
     func escaping() {
         let university = University(

@@ -45,16 +45,12 @@ extension WebApp {
             await write(request, back: RecordKind.character.appPath) { fields, token in
                 let params = CharacterListParams(page: fields.page, filter: fields.filter)
                 let answer = try await reader.call(RPCMethods.charactersRefresh, params)
-                // The upstream failed: the page says so now (the list's own answer, fresh from the
-                // cache, would not).
-                guard !answer.freshness.stale else {
-                    return WebPage.render(
-                        "list", ListScreen(Character.self, page: answer, query: fields, csrf: token.value), token: token
-                    )
-                }
                 let kind = RecordKind.character
-                return WebPage.redirect(
-                    ListScreen.link(kind, given: ListScreen.filters(kind, fields), page: fields.page))
+                let list = ListScreen.link(kind, given: ListScreen.filters(kind, fields), page: fields.page)
+                // Success or not, the browser ends on the list's own address (post/redirect/get);
+                // a failed refresh is marked there, since the list's answer, fresh from the
+                // cache, would not say it.
+                return WebPage.redirect(answer.freshness.stale ? Self.markedNotRefreshed(list) : list)
             }
         }
         registerFavoritesAndStats(on: router)
@@ -81,14 +77,17 @@ extension WebApp {
                 }
                 let answer = try await reader.list(
                     Record.self, Record.ListParamsType(page: query.page, filter: query.filter))
+                var screen = ListScreen(Record.self, page: answer, query: query, csrf: token.value)
+                if query.filter(Self.notRefreshed) != nil {
+                    screen.frame.notice = await notRefreshedNotice(.characters, answer.freshness)
+                }
                 if answer.page > answer.pages, answer.pages > 0 {
                     let last = ListScreen.link(kind, given: ListScreen.filters(kind, query), page: answer.pages)
                     return WebPage.problem(
                         heading: "Nothing here", message: "there are \(answer.pages) pages of these \(kind.plural)",
                         status: .notFound, back: last, token: token)
                 }
-                return WebPage.render(
-                    "list", ListScreen(Record.self, page: answer, query: query, csrf: token.value), token: token)
+                return WebPage.render("list", screen, token: token)
             }
         }
     }
@@ -122,21 +121,20 @@ extension WebApp {
                 let query = PublicQuery(request.uri.query)
                 let params = UniversityListParams(country: query.filter("country"), name: query.filter("name"))
                 let list = try await reader.call(RPCMethods.universitiesList, params)
-                return WebPage.render(
-                    "universities", UniversitiesScreen(list, name: params.name, csrf: token.value), token: token)
+                var screen = UniversitiesScreen(list, name: params.name, csrf: token.value)
+                if query.filter(Self.notRefreshed) != nil {
+                    screen.frame.notice = await notRefreshedNotice(.universities, list.freshness)
+                }
+                return WebPage.render("universities", screen, token: token)
             }
         }
         router.post("app/universities/refresh") { request, _ in
             await write(request, back: "/app/universities") { fields, token in
                 let params = UniversityListParams(country: fields.filter("country"), name: fields.filter("name"))
                 let list = try await reader.call(RPCMethods.universitiesRefresh, params)
-                guard !list.freshness.stale else {
-                    return WebPage.render(
-                        "universities", UniversitiesScreen(list, name: params.name, csrf: token.value), token: token)
-                }
-                return WebPage.redirect(
-                    Self.link(
-                        "/app/universities", [("country", list.country)] + (params.name.map { [("name", $0)] } ?? [])))
+                let screen = Self.link(
+                    "/app/universities", [("country", list.country)] + (params.name.map { [("name", $0)] } ?? []))
+                return WebPage.redirect(list.freshness.stale ? Self.markedNotRefreshed(screen) : screen)
             }
         }
         router.get("app/university") { request, _ in

@@ -50,6 +50,24 @@ struct WebApp: Sendable {
         QueryString.append(pairs, to: path)
     }
 
+    /// The query parameter that marks a screen reached after a refresh the upstream did not
+    /// answer (post/redirect/get: the screen's own address, marked).
+    static let notRefreshed = "refresh"
+
+    /// `link` marked as reached after a failed refresh.
+    static func markedNotRefreshed(_ link: String) -> String {
+        link + (link.contains("?") ? "&" : "?") + "\(notRefreshed)=failed"
+    }
+
+    /// What a screen reached after a failed refresh says above what rnm has cached: the
+    /// service's last upstream error (its health), in the words of the offline notice.
+    func notRefreshedNotice(_ service: ServiceName, _ freshness: Freshness) async -> PageFrame.Notice {
+        var health: ServiceHealth?
+        if let method = RPCMethods.health(of: service) { health = try? await reader.call(method, NoParams()) }
+        let why = health?.upstream.lastError ?? freshness.upstreamError ?? "the upstream did not answer"
+        return PageFrame.Notice(text: "Not refreshed — showing data cached at \(freshness.fetchedAt): \(why)")
+    }
+
     // MARK: - Serving
 
     /// A page: `body` builds it with the request's form token; a failure of rnm becomes a page
