@@ -257,6 +257,32 @@ struct WebAppTests {
         }
     }
 
+    @Test("a sync the upstream does not answer says what it could not fetch and that the mirror stays, as rnmctl does")
+    func failedSync() async throws {
+        try await RnmSystem.with { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
+            let page = try await http.get("/app/offline")
+            let token = String(try #require(page.header("set-cookie")).split(separator: ";")[0].dropFirst(9))
+            system.characterUpstream.fault = .down
+            let started = try await http.get(
+                "/app/offline/sync", method: "POST",
+                headers: [("Cookie", "rnm_csrf=\(token)"), ("Accept", "application/json")],
+                body: Array("csrf=\(token)".utf8))
+            #expect(started.status == 202)
+            try await waitUntil(60, "the sync ends") {
+                guard let state = try? await http.get("/app/offline/progress"),
+                    let object = (try? JSONSerialization.jsonObject(with: Data(state.body))) as? [String: Any]
+                else { return false }
+                return object["finished"] as? Bool == true && object["running"] as? Bool == false
+            }
+            let offline = try await http.get("/app/offline").text
+            #expect(offline.contains("The sync could not fetch"), "\(offline)")
+            #expect(offline.contains("the previous mirror stays in force, try again"))
+            #expect(!offline.contains("nothing cached"))
+        }
+    }
+
     @Test("every value is escaped: markup in a record's text is shown as text, a javascript: web page is not a link")
     func escaping() {
         let university = University(

@@ -55,8 +55,18 @@ final class SyncJob: Sendable {
             finish("Available offline: " + summary.joined(separator: "; ") + ".", completed: true)
         } catch {
             let done = summary.isEmpty ? "" : " (done: \(summary.joined(separator: "; ")))"
-            finish("The sync stopped: \(PublicResponse.describe(error).message)\(done).", completed: false)
+            finish("\(Self.stopped(error))\(done).", completed: false)
         }
+    }
+
+    /// Why a sync stopped, as rnmctl says it: an upstream failure in the service's words (what
+    /// it could not fetch, and that the previous mirror stays in force), not the API's "nothing
+    /// cached", which is false of a mirror; anything else as the API says it.
+    static func stopped(_ error: any Error) -> String {
+        if let error = error as? RPCError, error.code == .upstreamUnavailable, let first = error.message.first {
+            return first.uppercased() + error.message.dropFirst()
+        }
+        return "The sync stopped: \(PublicResponse.describe(error).message)"
     }
 
     private func progress(_ update: ProgressUpdate, _ what: String) {
