@@ -84,10 +84,7 @@ public final class IdleTrim: Service, Sendable {
         #if canImport(Glibc)
             // On a thread of its own: it holds the allocator's locks for milliseconds, which
             // must not be one of the few threads that run every task.
-            if due {
-                Self.trimOnAThreadOfItsOwn()
-                trims?.increment()
-            }
+            if due, Self.trimOnAThreadOfItsOwn() { trims?.increment() }
         #endif
     }
 }
@@ -96,7 +93,8 @@ public final class IdleTrim: Service, Sendable {
     extension IdleTrim {
         /// `malloc_trim(0)` on a detached thread (pthreads: Foundation's `Thread` would bring
         /// Foundation into the processes that do without it).
-        fileprivate static func trimOnAThreadOfItsOwn() {
+        /// Whether the thread started (then the trim runs, at once).
+        fileprivate static func trimOnAThreadOfItsOwn() -> Bool {
             var thread = pthread_t()
             let started = pthread_create(
                 &thread, nil,
@@ -104,7 +102,9 @@ public final class IdleTrim: Service, Sendable {
                     _ = glibcMallocTrim(0)
                     return nil
                 }, nil)
-            if started == 0 { pthread_detach(thread) }
+            guard started == 0 else { return false }
+            pthread_detach(thread)
+            return true
         }
     }
 #endif

@@ -175,7 +175,8 @@ extension Setting {
         case .httpMaxConnections:
             // Well under a container's usual 1,048,576 descriptors, and the kernel's somaxconn.
             SettingSpec(
-                "Open HTTP connections in all; past it a new one is answered 503 and closed",
+                "Open HTTP connections in all; past it a new one is answered 503 and closed (also the listen "
+                    + "queue's length, at least 256)",
                 default: .integer(4096), range: 1...1_000_000)
         case .httpMaxConnectionsPerClient:
             // A browser opens 6 per host; an app behind one NAT address a few dozen.

@@ -225,10 +225,12 @@ def main():
         check("a failed refresh ends on the list's address, marked",
               driver.current_url.endswith("/app/characters?status=dead&page=1&refresh=failed")
               or driver.current_url.endswith("/app/characters?status=dead&refresh=failed"))
-        check("a failed refresh says so, with the cached list below", "Not refreshed — showing data cached at" in text()
+        check("a failed refresh says so, with the cached list below",
+              "Not refreshed — showing data cached at" in text()
               and len(driver.find_elements(By.CSS_SELECTOR, "a.card")) > 0)
         driver.refresh()
-        check("reloading it shows the same screen", "Not refreshed" in text() and "refresh=failed" in driver.current_url)
+        check("reloading it shows the same screen",
+              "Not refreshed" in text() and "refresh=failed" in driver.current_url)
         shot("refresh-failed.png")
     finally:
         driver.quit()

@@ -1,5 +1,6 @@
 import ServiceKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// `SingleFlight`, the one place that keeps identical cold reads from reaching the upstream twice.
@@ -29,7 +30,7 @@ struct SingleFlightTests {
         // Joiners wait on the first run, which is held until they are all in.
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<9 { group.addTask { try await flights.run("k") { store.work(2) } } }
-            while await flights.runs(for: "k") < 10 { await Task.yield() }
+            try await waitUntil(10, "the 10 callers are in flight") { await flights.runs(for: "k") >= 10 }
             gate.continuation.yield()
             for try await value in group { #expect(value == 1) }
         }
@@ -74,7 +75,7 @@ struct SingleFlightTests {
             }
         }
         let joiners = (0..<9).map { _ in Task { try await flights.run("k") { store.work(2) } } }
-        while await flights.runs(for: "k") < 10 { await Task.yield() }
+        try await waitUntil(10, "the 10 callers are in flight") { await flights.runs(for: "k") >= 10 }
         gate.continuation.yield()
         for caller in [first] + joiners {
             await #expect(throws: Failure.self) { try await caller.value }

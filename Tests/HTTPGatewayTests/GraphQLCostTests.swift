@@ -51,7 +51,7 @@ struct GraphQLCostTests {
     }
 
     @Test(
-        "limits: 50 levels deep, 60 aliases, an oversized body: a clear error, nothing asked of the upstream; a fan-out past the record budget: a clear error, no level loaded past the one the budget ran out in (that level is loaded whole: a known issue)"
+        "limits: 50 levels deep, 60 aliases, an oversized body: a clear error, nothing asked of the upstream; a fan-out past the record budget: a clear error, no level loaded that cannot fit; a query of exactly the budget answered"
     )
     func limits() async throws {
         try await RnmSystem.with { system in
@@ -119,6 +119,21 @@ struct GraphQLCostTests {
                 copies.messages == ["the query resolves more than \(onceRecords + 5) records (RNM_GRAPHQL_MAX_RECORDS)"]
             )
             try await tight.server.stop()
+            // A query whose answer holds exactly the budget is answered: a level's load counts
+            // each record once (the parent's own ids once), and a character's origin and
+            // location, one load between them, are not held against a query asking for one.
+            for exact in [
+                "{ location(id: 20) { residents { id } } }", "{ character(id: 71) { origin { residents { id } } } }",
+            ] {
+                let records = try #require(try await http.graphQL(exact).rnm?["records"] as? Int)
+                let budget = try await RunningHTTPGateway.start(
+                    gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+                ) { $0.graphQL.maxRecords = records }
+                let answer = try await budget.graphQL(exact)
+                #expect(
+                    answer.errors.isEmpty && answer.rnm?["records"] as? Int == records, "\(exact): \(answer.messages)")
+                try await budget.server.stop()
+            }
             system.characterUpstream.resetRequests()
             let huge = try await http.get(
                 "/graphql", method: "POST", headers: [("Content-Type", "application/json")],

@@ -55,31 +55,49 @@ struct MicroCacheFastPathTests {
 }
 
 extension MicroCacheFastPathTests {
-    @Test("50 reads at once of an answer the micro-cache does not hold yet: one Gateway call, 50 answers (issue 39)")
+    @Test(
+        "50 reads at once of an answer the micro-cache does not hold: one Gateway call, whether it is kept, fetched cold or an error (issue 39)"
+    )
     func coldBurst() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
             let http = try await RunningHTTPGateway.start(
                 gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
             ) { $0.cacheTTL = .seconds(60) }
-            // Fetched once: now in rnm's cache, not in the micro-cache (a fetch is not kept).
-            let fetched = try await http.get("/api/character/3")
-            #expect(fetched.status == 200 && fetched.header("cache-status") != "rnm; hit")
-            let labels = ["process": "gateway", "method": "characters.getMany", "outcome": "ok"]
-            let before = try Exposition(try await http.get("/metrics").text).value("rnm_rpc_requests_total", labels)
-            let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
-                for _ in 0..<50 {
-                    group.addTask {
-                        let answer = try await http.get("/api/character/3")
-                        #expect(answer.status == 200)
-                        return answer.body
-                    }
+            let labels = ["process": "gateway", "method": "characters.getMany"]
+            func gatewayCalls() async throws -> Double {
+                let exposition = try Exposition(try await http.get("/metrics").text)
+                // Every outcome: an error reply is a call too.
+                let samples = exposition.samples.filter { sample in
+                    sample.name == "rnm_rpc_requests_total" && labels.allSatisfy { sample.labels[$0.key] == $0.value }
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
+                return samples.reduce(0) { $0 + $1.value }
             }
-            #expect(bodies.count == 50 && Set(bodies).count == 1)
-            let after = try Exposition(try await http.get("/metrics").text).value("rnm_rpc_requests_total", labels)
-            // The first asked the Gateway; the others waited for its answer and read what it kept.
-            #expect(after - before == 1, "\(after - before) Gateway calls for 50 reads")
+            /// 50 reads of `target` at once: their statuses and bodies, and the Gateway calls made.
+            func burst(_ target: String) async throws -> (statuses: Set<Int>, bodies: Int, calls: Double) {
+                let before = try await gatewayCalls()
+                let answers = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+                    for _ in 0..<50 {
+                        group.addTask {
+                            let a = try await http.get(target); return (a.status, a.body)
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                let calls = try await gatewayCalls() - before
+                return (Set(answers.map(\.0)), Set(answers.map(\.1)).count, calls)
+            }
+            // In rnm's cache, not in the micro-cache (a fetch is not kept): kept by the first.
+            _ = try await http.get("/api/character/3")
+            let kept = try await burst("/api/character/3")
+            #expect(kept.statuses == [200] && kept.bodies == 1 && kept.calls == 1, "\(kept)")
+            // In neither cache: fetched by the first (not kept), shared with the others.
+            system.characterUpstream.latency = .milliseconds(300)
+            let cold = try await burst("/api/character/4")
+            #expect(cold.statuses == [200] && cold.bodies == 1 && cold.calls == 1, "\(cold)")
+            // The upstream down: the first's error, shared (not 50 waits for the upstream).
+            system.characterUpstream.fault = .down
+            let failed = try await burst("/api/character/5")
+            #expect(failed.statuses == [502] && failed.calls == 1, "\(failed)")
             try await http.server.stop()
         }
     }

@@ -122,12 +122,13 @@ enum HTTPGatewayApp {
         let application = Application(
             router: router,
             server: .http1(configuration: http1),
-            // The listen queue as long as the connections allowed: a burst of connects within
-            // RNM_HTTP_MAX_CONNECTIONS is queued, not dropped for the clients to retry a second
-            // later (Hummingbird's default is 256; the kernel caps it at net.core.somaxconn).
+            // The listen queue as long as the connections allowed (at least Hummingbird's 256):
+            // a burst of connects within RNM_HTTP_MAX_CONNECTIONS is queued, then answered or
+            // refused with a 503, not dropped for the clients to retry a second later. The
+            // kernel caps it at net.core.somaxconn.
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil,
-                backlog: configuration.maxConnections),
+                backlog: max(configuration.maxConnections, 256)),
             onServerRunning: { channel in
                 logger.info(
                     "listening",

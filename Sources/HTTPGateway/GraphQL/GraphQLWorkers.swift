@@ -11,7 +11,8 @@ import Synchronization
 /// executor preference (SE-0417): every step of it, its awaits on the Gateway included, comes
 /// back to them, and the event loops only parse HTTP, answer hits and move bytes.
 ///
-/// There are fewer of them than cores, so the event loops always have a core to answer hits on.
+/// There are fewer of them than cores, so the event loops always have a core to answer hits on
+/// (on one core, one thread: a query then shares the core with the event loop, as any work).
 /// They run at the process's priority: at `nice` 10 (session 12) the event loops' bystanders
 /// gained nothing measurable (`scripts/attack`: cached-read p99 1.2 against 1.3 ms beside a
 /// heavy query), while beside other busy processes a query got a tenth of its share (19× its

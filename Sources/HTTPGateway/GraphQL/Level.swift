@@ -10,10 +10,18 @@ final class Level: Sendable {
     let context: QueryContext
     /// Per kind, the ids the level's records link to, each once, in the order first met.
     private let links: [RecordKind: [Int]]
+    /// Kinds the level's records link to through more than one field (a character's origin and
+    /// location): a load of them may hold records no field of the query asks for.
+    private let shared: Set<RecordKind>
+    /// Whether every record of the level is one a field of the query asked for (false below a
+    /// shared load: its records, and those they link to, may not be).
+    private let exact: Bool
     private let loads = Mutex<[RecordKind: Task<any Sendable, any Error>]>([:])
 
-    init<Record: LinkedRecord>(_ records: some Sequence<Record>, context: QueryContext) {
+    init<Record: LinkedRecord>(_ records: some Sequence<Record>, exact: Bool = true, context: QueryContext) {
         self.context = context
+        self.exact = exact
+        shared = Record.sharedKinds
         var links: [RecordKind: [Int]] = [:]
         var seen: [RecordKind: Set<Int>] = [:]
         for record in records {
@@ -25,17 +33,21 @@ final class Level: Sendable {
     }
 
     /// The linked records of `Record`'s kind, by id, loaded once for the whole level (they form
-    /// the next level together), and the ids that could not be checked.
+    /// the next level together), and the ids that could not be checked. `counted`: how many of
+    /// them the caller has counted already (its own, which the level's ids include). The rest
+    /// will be counted as the level's other records ask for them: when they cannot fit in the
+    /// record budget, the load is refused before it is asked for.
     func linked<Record: LinkedRecord>(
-        _ type: Record.Type
+        _ type: Record.Type, counted: Int
     ) async throws -> (records: [Int: Record], unchecked: Set<Int>, next: Level) {
         let ids = links[Record.kind] ?? []
+        let exact = exact && !shared.contains(Record.kind)
         let task = loads.withLock { loads in
             if let task = loads[Record.kind] { return task }
             let task = Task<any Sendable, any Error> { [context] in
-                try context.ensureRoom(for: ids.count)
+                if exact { try context.ensureRoom(for: ids.count - counted) }
                 let (records, unchecked) = try await context.records(type, ids)
-                return (records, unchecked, Level(ids.compactMap { records[$0] }, context: context))
+                return (records, unchecked, Level(ids.compactMap { records[$0] }, exact: exact, context: context))
             }
             loads[Record.kind] = task
             return task
@@ -51,12 +63,20 @@ final class Level: Sendable {
 protocol LinkedRecord: KindRecord {
     /// Per kind, the ids of the records it links to.
     var links: [RecordKind: [Int]] { get }
+    /// The kinds it links to through more than one field.
+    static var sharedKinds: Set<RecordKind> { get }
+}
+
+extension LinkedRecord {
+    static var sharedKinds: Set<RecordKind> { [] }
 }
 
 extension Character: LinkedRecord {
     var links: [RecordKind: [Int]] {
         [.episode: episodeIds, .location: [origin.id, location.id].compactMap { $0 }]
     }
+    /// Origin and location: one load of locations for both.
+    static var sharedKinds: Set<RecordKind> { [.location] }
 }
 
 extension Location: LinkedRecord {

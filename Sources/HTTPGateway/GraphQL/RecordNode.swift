@@ -22,7 +22,7 @@ extension Level {
         let wanted = Set(ids).sorted()
         do {
             try context.reserve(wanted.count)
-            let (records, unchecked, next) = try await linked(Node.Record.self)
+            let (records, unchecked, next) = try await linked(Node.Record.self, counted: wanted.count)
             let missing = wanted.filter(unchecked.contains)
             if !missing.isEmpty { context.note(FieldError(Node.Record.kind.notCachedMessage(missing))) }
             return wanted.compactMap { records[$0].map { Node($0, level: next) } }

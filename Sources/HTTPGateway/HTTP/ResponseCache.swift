@@ -74,7 +74,7 @@ struct ResponseCache: Sendable {
     let ttl: Duration
     private let entries: ExpiringCache<Entry>
     /// The calls in flight for answers it does not hold, one per key.
-    let flights = MissFlights()
+    let flights = MissFlights<RoutedAnswer>()
 
     init(ttl: Duration, maxBytes: Int) {
         self.ttl = ttl
@@ -135,22 +135,30 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let key = request.uri.description
         if let hit = kept(key, request) { return hit }
-        guard cache.isEnabled, Self.mayKeep(request.uri.path) else {
-            return try await fetch(key, request, context: context, next: next)
+        guard request.method == .get, cache.isEnabled, Self.flies(request.uri.path) else {
+            return try await fetch(key, request, context: context, next: next).response
         }
-        if let response = try await cache.flights.lead(
-            key, { try await fetch(key, request, context: context, next: next) })
-        {
+        switch try await cache.flights.lead(key, { try await fetch(key, request, context: context, next: next) }) {
+        case .led(let response):
             return response
+        case .followed(let shared):
+            // Another request for the same answer was in flight: what it kept, else what it got,
+            // else (it failed, or its answer was too large to hold) a call of our own.
+            if let hit = kept(key, request) { return hit }
+            if let shared { return shared.response(to: request) }
+            return try await fetch(key, request, context: context, next: next).response
         }
-        // Another request for the same answer was in flight: what it kept, or a call of our own.
-        if let hit = kept(key, request) { return hit }
-        return try await fetch(key, request, context: context, next: next)
     }
 
     /// Paths whose answers may be kept: the web app's pages and the metrics never are.
     static func mayKeep(_ path: String) -> Bool {
         !WebApp.owns(path) && path != PublicAPIRoutes.metricsPath
+    }
+
+    /// Paths whose concurrent identical GETs share one call: those whose answers may be kept,
+    /// but GraphQL's (they vary by more than the URL, and ``GraphQLEndpoint`` keeps its own).
+    static func flies(_ path: String) -> Bool {
+        mayKeep(path) && !PublicAPIRoutes.postPaths.contains(path)
     }
 
     /// The kept answer for `key`, as `request` asks for it (a hit).
@@ -162,23 +170,28 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         return Response(status: hit.status, headers: hit.headers, body: hit.body.map(ResponseBody.init) ?? .init())
     }
 
-    /// The routes' answer, tagged, and kept when it came fresh from rnm's cache.
+    /// The routes' answer, tagged, and kept when it came fresh from rnm's cache; with it, the
+    /// answer as the routes gave it (before this request's conditions), when it was small enough
+    /// to hold, for the requests that waited for it.
     private func fetch(
         _ key: String, _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
+    ) async throws -> (response: Response, shared: RoutedAnswer?) {
         let now = ContinuousClock.now
         var response = try await next(request, context)
-        // Every public answer of a GET gets an ETag (a client sending it back gets a 304 and no
-        // body); one fresh from rnm's cache is also kept here.
-        guard request.method == .get, response.status == .ok, response.headers[.vary] == nil,
-            Self.mayKeep(request.uri.path), let contentType = response.headers[.contentType],
+        guard request.method == .get, response.headers[.vary] == nil, Self.mayKeep(request.uri.path),
             let length = response.body.contentLength, length <= Self.maxTaggedBytes
-        else { return response }
+        else { return (response, nil) }
         let collector = BodyCollector()
         try await response.body.write(collector)
         response.body = ResponseBody(byteBuffer: collector.buffer)
+        // Every public answer of a GET gets an ETag (a client sending it back gets a 304 and no
+        // body); one fresh from rnm's cache is also kept here.
+        guard response.status == .ok, let contentType = response.headers[.contentType] else {
+            return (response, RoutedAnswer(response, body: collector.buffer))
+        }
         let etag = ETag.of(collector.buffer)
         response.headers[.eTag] = etag
+        let shared = RoutedAnswer(response, body: collector.buffer)
         if response.headers[PublicResponse.cacheStatus] == "rnm; hit", length <= cache.maxBytes / 4,
             let entry = cache.store(
                 key, body: collector.buffer, contentType: contentType,
@@ -198,7 +211,31 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.contentLength] = nil
             response.body = ResponseBody()
         }
-        return response
+        return (response, shared)
+    }
+}
+
+/// An answer as the routes gave it (status, headers with its ETag, body), before a request's
+/// own conditions: what the requests that waited for a call get when it was not kept.
+struct RoutedAnswer: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: ByteBuffer
+
+    init(_ response: Response, body: ByteBuffer) {
+        (status, headers, self.body) = (response.status, response.headers, body)
+    }
+
+    /// This answer to `request`: `304` and no body for a matching `If-None-Match`.
+    func response(to request: Request) -> Response {
+        if status == .ok, let tags = request.headers[.ifNoneMatch], let etag = headers[.eTag],
+            ETag.matches(tags, etag)
+        {
+            var headers = headers
+            headers[.contentLength] = nil
+            return Response(status: .notModified, headers: headers, body: ResponseBody())
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 }
 
