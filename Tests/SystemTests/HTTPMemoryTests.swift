@@ -43,7 +43,7 @@ extension FaultSuite {
                 let queue = somaxconn()
                 if queue >= 3000 { #expect(dropped == 0, "\(dropped) connects overflowed the listen queue") }
                 // Said in the report when the kernel's cap makes the check meaningless.
-                let overflows =
+                let queueSaid =
                     queue >= 3000
                     ? "\(dropped) listen-queue overflows" : "listen queue not checked (somaxconn \(queue))"
                 let peak = residentBytes(http.pid) ?? 0
@@ -66,7 +66,7 @@ extension FaultSuite {
                 }
                 FaultReport.record(
                     "13. HTTP front after 3,000 connections at once",
-                    "\(outcomes), \(overflows); RSS \(megabytes(start)) at start, \(megabytes(peak)) just after, "
+                    "\(outcomes), \(queueSaid); RSS \(megabytes(start)) at start, \(megabytes(peak)) just after, "
                         + "\(megabytes(settled.withLock { $0 })) once trimmed"
                 )
             }
