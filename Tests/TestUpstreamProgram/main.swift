@@ -19,7 +19,15 @@ else {
     exit(64)
 }
 let host = arguments.count == 4 ? arguments[3] : "127.0.0.1"
-let upstream = try await TestUpstream.start(host: host, port: port, route: route)
+let upstream: TestUpstream
+do {
+    upstream = try await TestUpstream.start(host: host, port: port, route: route)
+} catch {
+    // One sentence, not a crash with a backtrace (another stand-in often holds the port already).
+    FileHandle.standardError.write(
+        Data("rnm-test-upstream: cannot listen on \(host):\(port) (\(error)); is another one running there?\n".utf8))
+    exit(1)
+}
 // Written at once (not buffered): a script waits for this line.
 FileHandle.standardOutput.write(Data("\(arguments[1]) test upstream listening at \(upstream.baseURL)\n".utf8))
 // Serves until it is stopped (SIGTERM, SIGINT or SIGSTOP/SIGCONT to play a black hole).
