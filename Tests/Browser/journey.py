@@ -232,6 +232,22 @@ def main():
         check("reloading it shows the same screen",
               "Not refreshed" in text() and "refresh=failed" in driver.current_url)
         shot("refresh-failed.png")
+        # The Offline table with an upstream failing (its long reason in a cell), at a phone's
+        # 375 px (the device-metrics override: a headless window is at least 500 px wide):
+        # words and numbers stay whole, and nothing scrolls sideways.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 375, "height": 800, "deviceScaleFactor": 2, "mobile": True})
+        driver.get(base + "/app/offline")
+        no_sideways_scroll("/app/offline with the upstreams failing, 375 px")
+        broken = driver.execute_script("""
+            return [...document.querySelectorAll('th, td')]
+              .filter(c => /^\\S+$/.test(c.textContent.trim()))
+              .filter(c => { const r = document.createRange(); r.selectNodeContents(c);
+                             return r.getClientRects().length > 1; })
+              .map(c => c.textContent.trim());""")
+        check(f"the Offline table keeps words and numbers whole at 375 px (broken: {broken or 'none'})", not broken)
+        shot("offline-failing-phone.png")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     finally:
         driver.quit()
 

@@ -59,7 +59,17 @@ enum AppStyle {
         ul.plain { padding-left: 1.2rem; } ul.plain li { margin: 4px 0; overflow-wrap: anywhere; }
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top;
-          overflow-wrap: anywhere; }
+          overflow-wrap: break-word; }
+        th, td.number { white-space: nowrap; }
+        /* A table of few rows and long cells, at a phone's width: each row a block, each cell
+           under its column's name (data-label), so nothing is squeezed into a narrow column. */
+        @media (max-width: 560px) {
+          table.stack thead { display: none; }
+          table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: 6px 0; }
+          table.stack td { display: block; border: 0; padding: 2px 8px; }
+          table.stack td::before { content: attr(data-label); display: block; color: var(--muted);
+            font-size: .85rem; }
+        }
         .chart rect.bar { fill: var(--accent); } .chart text { fill: var(--fg); font-size: 5px; }
         progress { width: 100%; height: 18px; }
         .muted { color: var(--muted); }

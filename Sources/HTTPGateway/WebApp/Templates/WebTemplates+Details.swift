@@ -34,7 +34,7 @@ extension WebTemplates {
         <p>{{total}} characters.</p>
         <table><thead><tr><th scope="col">Status</th><th scope="col">Characters</th><th scope="col">Share</th></tr>\
         </thead><tbody>{{#rows}}<tr><td><span class="status status-{{status}}">{{status}}</span></td>\
-        <td>{{count}}</td><td>{{percent}} %</td></tr>{{/rows}}</tbody></table>
+        <td class="number">{{count}}</td><td class="number">{{percent}} %</td></tr>{{/rows}}</tbody></table>
         <h2>Characters per status</h2>
         <svg class="chart" viewBox="0 0 120 {{chartHeight}}" role="img" aria-label="{{chartLabel}}">\
         {{#rows}}<g transform="translate(0 {{offset}})"><text x="0" y="5">{{status}}</text>\
@@ -62,9 +62,11 @@ extension WebTemplates {
     static let offline = """
         {{> head}}<h1>Offline</h1>
         <p>What rnm holds for use without the upstreams, and how the upstreams are now.</p>
-        <table><thead><tr><th scope="col">Service</th><th scope="col">Mirror</th><th scope="col">Records</th>\
-        <th scope="col">Upstream</th></tr></thead><tbody>{{#services}}<tr><td>{{name}}</td><td>{{mirror}}</td>\
-        <td>{{records}}</td><td>{{upstream}}</td></tr>{{/services}}</tbody></table>
+        <table class="stack"><thead><tr><th scope="col">Service</th><th scope="col">Mirror</th>\
+        <th scope="col">Records</th><th scope="col">Upstream</th></tr></thead><tbody>{{#services}}<tr>\
+        <td data-label="Service">{{name}}</td><td data-label="Mirror">{{mirror}}</td>\
+        <td class="number" data-label="Records">{{records}}</td><td data-label="Upstream">{{upstream}}</td></tr>\
+        {{/services}}</tbody></table>
         <div class="actions"><form method="post" action="/app/offline/sync" data-sync>\
         <input type="hidden" name="csrf" value="{{frame.csrf}}"><button type="submit"{{#sync.running}} disabled\
         {{/sync.running}}>Make available offline</button></form></div>
