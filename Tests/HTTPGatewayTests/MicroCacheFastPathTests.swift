@@ -65,12 +65,8 @@ extension MicroCacheFastPathTests {
             ) { $0.cacheTTL = .seconds(60) }
             let labels = ["process": "gateway", "method": "characters.getMany"]
             func gatewayCalls() async throws -> Double {
-                let exposition = try Exposition(try await http.get("/metrics").text)
                 // Every outcome: an error reply is a call too.
-                let samples = exposition.samples.filter { sample in
-                    sample.name == "rnm_rpc_requests_total" && labels.allSatisfy { sample.labels[$0.key] == $0.value }
-                }
-                return samples.reduce(0) { $0 + $1.value }
+                try Exposition(try await http.get("/metrics").text).total("rnm_rpc_requests_total", labels)
             }
             /// 50 reads of `target` at once: their statuses and bodies, and the Gateway calls made.
             func burst(_ target: String) async throws -> (statuses: Set<Int>, bodies: Int, calls: Double) {

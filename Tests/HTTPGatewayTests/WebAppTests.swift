@@ -191,7 +191,7 @@ struct WebAppTests {
             let http = try await RunningHTTPGateway.start(
                 gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
             let page = try await http.get("/app/characters?status=dead&page=2")
-            let token = String(try #require(page.header("set-cookie")).split(separator: ";")[0].dropFirst(9))
+            let token = try formToken(page)
             let headers = [("Cookie", "rnm_csrf=\(token)")]
             let asked = system.characterUpstream.requestCount
             let refreshed = try await http.get(
@@ -235,7 +235,7 @@ struct WebAppTests {
                 gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
             let page = try await http.get("/app/characters?status=dead&page=2")
             _ = try await http.get("/app/universities?country=Japan")
-            let token = String(try #require(page.header("set-cookie")).split(separator: ";")[0].dropFirst(9))
+            let token = try formToken(page)
             let headers = [("Cookie", "rnm_csrf=\(token)")]
             system.characterUpstream.fault = .down
             system.universityUpstream.fault = .down
@@ -263,7 +263,7 @@ struct WebAppTests {
             let http = try await RunningHTTPGateway.start(
                 gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")
             let page = try await http.get("/app/offline")
-            let token = String(try #require(page.header("set-cookie")).split(separator: ";")[0].dropFirst(9))
+            let token = try formToken(page)
             system.characterUpstream.fault = .down
             let started = try await http.get(
                 "/app/offline/sync", method: "POST",
@@ -297,4 +297,9 @@ struct WebAppTests {
         #expect(!html.contains("javascript:"))
         #expect(html.contains(#"<a href="https://a.test/""#))
     }
+}
+
+/// The form token a page's `Set-Cookie` gave (`rnm_csrf=…`), to send back with a form.
+private func formToken(_ page: HTTPProbeResponse) throws -> String {
+    String(try #require(page.header("set-cookie")).split(separator: ";")[0].dropFirst("rnm_csrf=".count))
 }

@@ -89,10 +89,7 @@ extension FaultSuite {
             let client = try await system.connect()
             defer { Task { await client.close() } }
             let report = try await client.call(RPCMethods.gatewayMetrics, NoParams(), timeout: .seconds(60))
-            return Int(
-                try Exposition(report.exposition).samples.filter {
-                    $0.name == "rnm_rpc_requests_total" && $0.labels["method"] == method
-                }.reduce(0) { $0 + $1.value })
+            return Int(try Exposition(report.exposition).total("rnm_rpc_requests_total", ["method": method]))
         }
     }
 }

@@ -61,6 +61,12 @@ public struct Exposition: Sendable {
         samples.first { $0.matches(name, labels) }?.value ?? 0
     }
 
+    /// The sum of every sample `name` with `labels` among its labels (a counter over all the
+    /// values of the labels not given, e.g. every outcome of a method).
+    public func total(_ name: String, _ labels: [String: String] = [:]) -> Double {
+        samples.filter { $0.matches(name, labels) }.reduce(0) { $0 + $1.value }
+    }
+
     /// Whether a sample `name` with `labels` is there.
     public func has(_ name: String, _ labels: [String: String] = [:]) -> Bool {
         samples.contains { $0.matches(name, labels) }

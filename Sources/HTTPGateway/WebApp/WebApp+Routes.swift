@@ -77,15 +77,15 @@ extension WebApp {
                 }
                 let answer = try await reader.list(
                     Record.self, Record.ListParamsType(page: query.page, filter: query.filter))
-                var screen = ListScreen(Record.self, page: answer, query: query, csrf: token.value)
-                if query.filter(Self.notRefreshed) != nil {
-                    screen.frame.notice = await notRefreshedNotice(.characters, answer.freshness)
-                }
                 if answer.page > answer.pages, answer.pages > 0 {
                     let last = ListScreen.link(kind, given: ListScreen.filters(kind, query), page: answer.pages)
                     return WebPage.problem(
                         heading: "Nothing here", message: "there are \(answer.pages) pages of these \(kind.plural)",
                         status: .notFound, back: last, token: token)
+                }
+                var screen = ListScreen(Record.self, page: answer, query: query, csrf: token.value)
+                if let notice = await notRefreshedNotice(query, .characters, answer.freshness) {
+                    screen.frame.notice = notice
                 }
                 return WebPage.render("list", screen, token: token)
             }
@@ -122,8 +122,8 @@ extension WebApp {
                 let params = UniversityListParams(country: query.filter("country"), name: query.filter("name"))
                 let list = try await reader.call(RPCMethods.universitiesList, params)
                 var screen = UniversitiesScreen(list, name: params.name, csrf: token.value)
-                if query.filter(Self.notRefreshed) != nil {
-                    screen.frame.notice = await notRefreshedNotice(.universities, list.freshness)
+                if let notice = await notRefreshedNotice(query, .universities, list.freshness) {
+                    screen.frame.notice = notice
                 }
                 return WebPage.render("universities", screen, token: token)
             }

@@ -59,9 +59,13 @@ struct WebApp: Sendable {
         link + (link.contains("?") ? "&" : "?") + "\(notRefreshed)=failed"
     }
 
-    /// What a screen reached after a failed refresh says above what rnm has cached: the
-    /// service's last upstream error (its health), in the words of the offline notice.
-    func notRefreshedNotice(_ service: ServiceName, _ freshness: Freshness) async -> PageFrame.Notice {
+    /// What a screen reached after a failed refresh (its `query` marked) says above what rnm
+    /// has cached: the service's last upstream error (its health), in the words of the offline
+    /// notice; nil for a screen not so reached (and no call is made).
+    func notRefreshedNotice(
+        _ query: PublicQuery, _ service: ServiceName, _ freshness: Freshness
+    ) async -> PageFrame.Notice? {
+        guard query.filter(Self.notRefreshed) != nil else { return nil }
         var health: ServiceHealth?
         if let method = RPCMethods.health(of: service) { health = try? await reader.call(method, NoParams()) }
         let why = health?.upstream.lastError ?? freshness.upstreamError ?? "the upstream did not answer"
