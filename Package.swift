@@ -292,6 +292,7 @@ let package = Package(
             dependencies: [
                 "HTTPGateway", "Gateway", "CharacterService", "UniversityService", "TestSupport", "Messaging", "RnmAPI",
                 "ServiceRuntime", .product(name: "GraphQL", package: "GraphQL"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .testTarget(

@@ -49,6 +49,15 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-bytes"), help: Setting.httpCacheBytes.help)
     var cacheBytes: Int?
 
+    @Option(name: .customLong("metrics-address"), help: Setting.httpMetricsAddress.help)
+    var metricsAddress: String?
+
+    @Option(name: .customLong("trusted-proxies"), help: Setting.httpTrustedProxies.help)
+    var trustedProxies: String?
+
+    @Option(name: .customLong("drain-ms"), help: Setting.httpDrainMilliseconds.help)
+    var drain: Int?
+
     @OptionGroup var graphQL: GraphQLOptions
 
     @OptionGroup var common: CommonOptions
@@ -61,6 +70,22 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
         guard let (host, port) = HTTPGatewayConfiguration.parseAddress(addressText) else {
             throw ValidationError("RNM_HTTP_ADDRESS / --address must be host:port, got \"\(addressText)\"")
         }
+        var metrics: (host: String, port: Int)?
+        if let text = metricsAddress ?? Setting.httpMetricsAddress.value() {
+            guard let parsed = HTTPGatewayConfiguration.parseAddress(text) else {
+                throw ValidationError("RNM_HTTP_METRICS_ADDRESS / --metrics-address must be host:port, got \"\(text)\"")
+            }
+            metrics = parsed
+        }
+        let proxies: TrustedProxies
+        switch TrustedProxies.parse(Setting.httpTrustedProxies.resolve(trustedProxies, default: "")) {
+        case .success(let parsed): proxies = parsed
+        case .failure(let failure):
+            throw ValidationError(
+                "RNM_HTTP_TRUSTED_PROXIES / --trusted-proxies: \"\(failure.entry)\" is neither an address nor a "
+                    + "CIDR block (192.0.2.0/24, 2001:db8::/32)")
+        }
+        let drainTime = Duration.milliseconds(try Setting.httpDrainMilliseconds.resolveInteger(drain))
         let configuration = HTTPGatewayConfiguration(
             host: host, port: port,
             publicURL: Setting.publicURL.resolve(publicURL),
@@ -77,11 +102,14 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             cacheTTL: .milliseconds(try Setting.httpCacheMilliseconds.resolveInteger(cacheMilliseconds)),
             cacheBytes: try Setting.httpCacheBytes.resolveInteger(cacheBytes),
             graphQL: try graphQL.resolve(),
-            instruments: try common.makeInstruments()
+            instruments: try common.makeInstruments(),
+            metricsAddress: metrics, trustedProxies: proxies, drain: drainTime
         )
         do {
+            // The drain comes before the usual time to finish what is in flight.
             try await ServiceRunner.run(
-                HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger)
+                HTTPGatewayApp.build(configuration: configuration, logger: logger), logger: logger,
+                gracefulShutdown: drainTime + ServiceRunner.maximumGracefulShutdown)
         } catch {
             throw ListenError(error, address: addressText) ?? error
         }

@@ -10,8 +10,10 @@ public enum ServiceRunner {
     /// (well inside the 10 s Docker and compose give before SIGKILL).
     public static let maximumGracefulShutdown: Duration = .seconds(7)
 
-    /// Runs `services` in one `ServiceGroup`.
-    public static func run(_ services: [any Service], logger: Logger) async throws {
+    /// Runs `services` in one `ServiceGroup`; after SIGTERM they have `gracefulShutdown` to stop.
+    public static func run(
+        _ services: [any Service], logger: Logger, gracefulShutdown: Duration = maximumGracefulShutdown
+    ) async throws {
         raiseOpenFileLimit(logger: logger)
         returnLargeBuffersToTheSystem()
         var configuration = ServiceGroupConfiguration(
@@ -19,7 +21,7 @@ public enum ServiceRunner {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
-        configuration.maximumGracefulShutdownDuration = maximumGracefulShutdown
+        configuration.maximumGracefulShutdownDuration = gracefulShutdown
         configuration.maximumCancellationDuration = .seconds(1)
         try await ServiceGroup(configuration: configuration).run()
     }

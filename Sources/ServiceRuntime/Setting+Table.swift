@@ -191,6 +191,27 @@ extension Setting {
             SettingSpec(
                 "Bytes of such answers kept, oldest out first", default: .integer(8 * 1_048_576),
                 range: 0...1_073_741_824)
+        case .httpMetricsAddress:
+            // In a cluster the public port faces every client: Prometheus scrapes another one.
+            SettingSpec(
+                "host:port serving GET /metrics on its own (then not on the public port); empty: the public port",
+                default: .described("empty"))
+        case .httpTrustedProxies:
+            SettingSpec(
+                """
+                Addresses or CIDR blocks (comma-separated) of proxies whose X-Forwarded-For or Forwarded names the \
+                client that per-client limits count; empty: none, the peer is the client
+                """,
+                default: .described("empty"))
+        case .httpDrainMilliseconds:
+            // Kubernetes removes a terminating pod from its Service while the pod still runs:
+            // connections keep coming for a few seconds (docs/KUBERNETES.md).
+            SettingSpec(
+                """
+                After SIGTERM, how long the HTTP front keeps answering (GET /readyz 503, every answer \
+                Connection: close) before it stops listening and finishes what it holds, in ms
+                """,
+                default: .integer(0), range: 0...600_000)
         case .graphqlMaxQueryBytes:
             SettingSpec(
                 "Longest GraphQL request (POST body or GET query), in bytes; longer is 413",

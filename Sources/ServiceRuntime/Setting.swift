@@ -84,6 +84,12 @@ public enum Setting: String, CaseIterable, Sendable {
     case httpCacheMilliseconds = "RNM_HTTP_CACHE_MS"
     /// The most bytes of answers the HTTPGateway keeps in memory.
     case httpCacheBytes = "RNM_HTTP_CACHE_BYTES"
+    /// Where the HTTPGateway serves `/metrics` apart from the public port (`host:port`).
+    case httpMetricsAddress = "RNM_HTTP_METRICS_ADDRESS"
+    /// Proxies whose `X-Forwarded-For` / `Forwarded` name the client the limits count.
+    case httpTrustedProxies = "RNM_HTTP_TRUSTED_PROXIES"
+    /// How long the HTTPGateway keeps answering after SIGTERM before it stops listening.
+    case httpDrainMilliseconds = "RNM_HTTP_DRAIN_MS"
     /// The longest GraphQL request (a POST body, or a GET's query parameters), in bytes.
     case graphqlMaxQueryBytes = "RNM_GRAPHQL_MAX_QUERY_BYTES"
     /// How deep a GraphQL query may nest its selections.

@@ -7,22 +7,29 @@ import TestSupport
 struct RunningHTTPGateway {
     let port: Int
     let server: RunningServer
+    /// The port of `/metrics` on its own address (`metricsAddress`), once it listens.
+    let metricsPorts: Recorder<Int>
+    var metricsPort: Int? { metricsPorts.values.first }
 
     static func start(
         gatewaySocket: String, publicURL: String, configure: (inout HTTPGatewayConfiguration) -> Void = { _ in }
     ) async throws -> RunningHTTPGateway {
         let bound = Mutex(0)
+        let metricsPorts = Recorder<Int>()
         var configuration = HTTPGatewayConfiguration(
             host: "127.0.0.1", port: 0, publicURL: publicURL, gatewaySocketPath: gatewaySocket)
         configure(&configuration)
         let final = configuration
         let server = try await RunningServer.start(socketPath: "") { onListening in
-            HTTPGatewayApp.build(configuration: final, logger: testLogger()) { port in
-                bound.withLock { $0 = port }
-                await onListening()
-            }
+            HTTPGatewayApp.build(
+                configuration: final, logger: testLogger(),
+                onListening: { port in
+                    bound.withLock { $0 = port }
+                    await onListening()
+                },
+                onMetricsListening: { port in metricsPorts.append(port) })
         }
-        return RunningHTTPGateway(port: bound.withLock { $0 }, server: server)
+        return RunningHTTPGateway(port: bound.withLock { $0 }, server: server, metricsPorts: metricsPorts)
     }
 
     func get(

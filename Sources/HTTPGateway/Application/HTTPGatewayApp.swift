@@ -32,6 +32,13 @@ struct HTTPGatewayConfiguration: Sendable {
     var graphQL = GraphQLLimits()
     /// Its metrics (`GET /metrics`, with the other processes').
     var instruments = Instruments()
+    /// Where `GET /metrics` is served apart from the public port (`RNM_HTTP_METRICS_ADDRESS`);
+    /// nil: on the public port.
+    var metricsAddress: (host: String, port: Int)?
+    /// Proxies whose forwarding headers name the client (`RNM_HTTP_TRUSTED_PROXIES`).
+    var trustedProxies = TrustedProxies.none
+    /// How long the front keeps answering after SIGTERM, not ready (`RNM_HTTP_DRAIN_MS`).
+    var drain: Duration = .zero
 
     /// `host:port` as `RNM_HTTP_ADDRESS` gives it (`[::1]:8080` for an IPv6 address).
     static func parseAddress(_ text: String) -> (host: String, port: Int)? {
@@ -50,7 +57,8 @@ enum HTTPGatewayApp {
     /// `onListening` gets the port the server is bound to.
     static func build(
         configuration: HTTPGatewayConfiguration, logger: Logger,
-        onListening: (@Sendable (Int) async -> Void)? = nil
+        onListening: (@Sendable (Int) async -> Void)? = nil,
+        onMetricsListening: (@Sendable (Int) async -> Void)? = nil
     ) -> [any Service] {
         // Every HTTP client's requests share this link: the Gateway is told that it reads every
         // reply, so that replies piling up hold the link back instead of being dropped (a
@@ -82,6 +90,12 @@ enum HTTPGatewayApp {
         // GraphQL's CPU work, off the event loops; stopped last (after the server).
         let workers = GraphQLWorkers()
         let httpMetrics = HTTPMetrics(instruments: instruments)
+        let drain = Drain()
+        let scrape = SharedScrape {
+            await MetricsScrape.collect(own: [.init(process: "http", exposition: instruments.exposition())]) {
+                try await reader.call($0, NoParams())
+            }
+        }
         let router = PublicAPIRoutes.router(
             endpoints: RickAndMortyEndpoints(reader: reader, shapes: shapes, logger: logger),
             universities: UniversitySearch(reader: reader, logger: logger),
@@ -92,18 +106,15 @@ enum HTTPGatewayApp {
             maxURLBytes: configuration.maxURLBytes,
             cache: cache, metrics: httpMetrics,
             webApp: WebApp(reader: reader, publicURL: base, logger: logger),
-            scrape: SharedScrape {
-                await MetricsScrape.collect(own: [.init(process: "http", exposition: instruments.exposition())]) {
-                    try await reader.call($0, NoParams())
-                }
-            })
+            scrape: configuration.metricsAddress == nil ? scrape : nil,
+            probes: Probes(reader: reader, drain: drain), proxies: configuration.trustedProxies)
         let trim = IdleTrim(trims: RnmMetrics.memoryTrims.counter(in: instruments)) {
             let usage = slots.usage
             return (usage.acquired, usage.inUse > 0)
         }
         let gate = ConnectionGate(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
-            trim: trim, instruments: instruments)
+            proxies: configuration.trustedProxies, trim: trim, instruments: instruments)
         let connections = RnmMetrics.httpConnections.gauge(in: instruments)
         instruments.onCollect { connections.record(gate.openConnections) }
         let sendTimeout = TimeAmount(configuration.sendTimeout)
@@ -113,7 +124,7 @@ enum HTTPGatewayApp {
                 ConnectionLimitHandler(gate: gate), SendTimeoutHandler(timeout: sendTimeout, closed: sendTimeouts),
                 ParseErrorBodyHandler(maxHeaderBytes: configuration.maxHeaderBytes),
                 // Micro-cache hits answered where they are read (issue 28).
-                MicroCacheFastPathInstaller { MicroCacheFastPath(cache: cache, metrics: httpMetrics) },
+                MicroCacheFastPathInstaller(drain: drain) { MicroCacheFastPath(cache: cache, metrics: httpMetrics) },
             ],
             idleTimeout: TimeAmount(configuration.idleTimeout),
             httpDecoderConfiguration: .init(
@@ -137,6 +148,14 @@ enum HTTPGatewayApp {
             },
             logger: logger
         )
-        return [workers, gateway, trim, application]
+        // Stopped in reverse: the drain first, then the server, then the link to the Gateway.
+        var services: [any Service] = [workers, gateway, trim, application]
+        if let address = configuration.metricsAddress {
+            services.append(
+                MetricsListener.make(
+                    address: address, scrape: scrape, logger: logger, onListening: onMetricsListening))
+        }
+        services.append(DrainService(drain: drain, duration: configuration.drain, logger: logger))
+        return services
     }
 }

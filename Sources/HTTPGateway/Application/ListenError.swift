@@ -8,13 +8,16 @@ import NIOCore
 /// Address already in use) (errno: 98)`: no address, no setting).
 struct ListenError: Error, CustomStringConvertible {
     let address: String
+    /// The setting and the option that chose the address.
+    let setting: String
     let errno: CInt
 
     /// `error` as a ``ListenError`` if it is a failure to listen on `address`.
-    init?(_ error: any Error, address: String) {
+    init?(_ error: any Error, address: String, setting: String = "RNM_HTTP_ADDRESS or --address") {
         guard let error = error as? IOError, [EADDRINUSE, EADDRNOTAVAIL, EACCES].contains(error.errnoCode)
         else { return nil }
         self.address = address
+        self.setting = setting
         self.errno = error.errnoCode
     }
 
@@ -27,7 +30,7 @@ struct ListenError: Error, CustomStringConvertible {
             case EACCES: "this user may not listen on that port (ports under 1024 need privileges)"
             default: "no interface of this machine has that address"
             }
-        return "cannot listen on \(address) (RNM_HTTP_ADDRESS or --address): \(why); "
-            + "set RNM_HTTP_ADDRESS to a free host:port"
+        let variable = setting.split(separator: " ").first.map(String.init) ?? setting
+        return "cannot listen on \(address) (\(setting)): \(why); set \(variable) to a free host:port"
     }
 }

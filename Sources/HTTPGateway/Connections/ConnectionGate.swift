@@ -10,6 +10,8 @@ import Telemetry
 final class ConnectionGate: Sendable {
     let maxConnections: Int
     let maxPerClient: Int
+    /// Peers that are proxies for many clients: only the overall cap counts their connections.
+    let proxies: TrustedProxies
     /// Told of each connection admitted (memory is trimmed once they have stopped coming).
     let trim: IdleTrim?
     private let state = Mutex(State())
@@ -22,7 +24,11 @@ final class ConnectionGate: Sendable {
         var byAddress: [String: Int] = [:]
     }
 
-    init(maxConnections: Int, maxPerClient: Int, trim: IdleTrim? = nil, instruments: Instruments = .disabled) {
+    init(
+        maxConnections: Int, maxPerClient: Int, proxies: TrustedProxies = .none, trim: IdleTrim? = nil,
+        instruments: Instruments = .disabled
+    ) {
+        self.proxies = proxies
         refusedOverAll = RnmMetrics.refused.counter("RNM_HTTP_MAX_CONNECTIONS", in: instruments)
         refusedPerClient = RnmMetrics.refused.counter("RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT", in: instruments)
         self.maxConnections = maxConnections
@@ -40,7 +46,7 @@ final class ConnectionGate: Sendable {
                 refusedOverAll.increment()
                 return "rnm has \(maxConnections) connections open (RNM_HTTP_MAX_CONNECTIONS); retry shortly"
             }
-            if state.byAddress[address, default: 0] >= maxPerClient {
+            if state.byAddress[address, default: 0] >= maxPerClient, !proxies.trusts(address) {
                 refusedPerClient.increment()
                 return """
                     your address has \(maxPerClient) connections open to rnm \

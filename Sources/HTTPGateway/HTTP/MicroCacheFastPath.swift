@@ -114,9 +114,11 @@ final class MicroCacheFastPathInstaller: ChannelInboundHandler, RemovableChannel
     typealias InboundIn = HTTPRequestPart
 
     private let makeFastPath: () -> MicroCacheFastPath
+    private let drain: Drain?
 
-    init(_ makeFastPath: @escaping () -> MicroCacheFastPath) {
+    init(drain: Drain? = nil, _ makeFastPath: @escaping () -> MicroCacheFastPath) {
         self.makeFastPath = makeFastPath
+        self.drain = drain
     }
 
     private var installed = false
@@ -126,7 +128,7 @@ final class MicroCacheFastPathInstaller: ChannelInboundHandler, RemovableChannel
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
         if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
-            try? pipeline.addHandler(KeepAliveHandler(), position: .before(codec))
+            try? pipeline.addHandler(KeepAliveHandler(drain: drain), position: .before(codec))
         }
     }
 
@@ -144,19 +146,40 @@ final class MicroCacheFastPathInstaller: ChannelInboundHandler, RemovableChannel
 
 /// Says `Connection: close` on every request that does not keep its connection alive, before
 /// the HTTP version is dropped: an HTTP/1.0 request without `keep-alive`, or a `close` token in
-/// any case or list (NIO's `isKeepAlive`). Hummingbird closes after a request whose
-/// `Connection` is exactly `close`, and so does ``MicroCacheFastPath``.
-final class KeepAliveHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// any case or list (NIO's `isKeepAlive`), and every request while the front drains
+/// (``Drain``). Hummingbird closes after a request whose `Connection` is exactly `close`, and
+/// so does ``MicroCacheFastPath``; the answer to such a request says `Connection: close` too
+/// (RFC 9112 §9.6), whichever path gave it.
+final class KeepAliveHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let drain: Drain?
+    /// For each request read and not yet answered, in order: whether it ends the connection.
+    private var closes = CircularBuffer<Bool>()
+
+    init(drain: Drain? = nil) {
+        self.drain = drain
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive {
-            head.headers.replaceOrAdd(name: "connection", value: "close")
-            context.fireChannelRead(wrapInboundOut(.head(head)))
-            return
-        }
-        context.fireChannelRead(data)
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        let close = !head.isKeepAlive || drain?.isDraining == true
+        closes.append(close)
+        guard close else { return context.fireChannelRead(data) }
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // An informational answer (100 Continue) comes before the request's own.
+        guard case .head(var head) = unwrapOutboundIn(data), head.status.code >= 200,
+            let close = closes.popFirst(), close
+        else { return context.write(data, promise: promise) }
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
 

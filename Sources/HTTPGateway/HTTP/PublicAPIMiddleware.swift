@@ -43,8 +43,8 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = PublicResponse.error(RickAndMortyEndpoints.unknownPath, status: .notFound)
             }
         }
-        // Not on `/metrics`: it is not a public API, and no other origin's page should read it.
-        if Self.routePath(request.uri.path) != PublicAPIRoutes.metricsPath {
+        // Not on `/metrics` or the probes: not a public API, and no other origin's page should read them.
+        if !PublicAPIRoutes.privatePaths.contains(Self.routePath(request.uri.path)) {
             response.headers[.accessControlAllowOrigin] = "*"
         }
         return response

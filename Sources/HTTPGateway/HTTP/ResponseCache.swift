@@ -150,9 +150,10 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// Paths whose answers may be kept: the web app's pages and the metrics never are.
+    /// Paths whose answers may be kept: the web app's pages, the metrics and the probes never are.
     static func mayKeep(_ path: String) -> Bool {
-        !WebApp.owns(path) && path != PublicAPIRoutes.metricsPath
+        !WebApp.owns(path)
+            && !PublicAPIRoutes.privatePaths.contains(PublicAPIMiddleware<PublicRequestContext>.routePath(path))
     }
 
     /// Paths whose concurrent identical GETs share one call: those whose answers may be kept,

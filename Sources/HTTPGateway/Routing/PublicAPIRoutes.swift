@@ -12,11 +12,17 @@ enum PublicAPIRoutes {
     static let postPaths: Set<String> = ["/graphql"]
     /// Every process's metrics, for Prometheus (not a public API: no CORS).
     static let metricsPath = "/metrics"
+    /// The probes of a load balancer or the kubelet (``Probes``).
+    static let livenessPath = "/livez"
+    static let readinessPath = "/readyz"
+    /// The paths that are not a public API: no other origin's page may read them, and no
+    /// cache keeps or shares their answers.
+    static let privatePaths: Set<String> = [metricsPath, livenessPath, readinessPath]
 
     static func router(
         endpoints: RickAndMortyEndpoints, universities: UniversitySearch, graphQL: GraphQLEndpoint,
         maxURLBytes: Int, cache: ResponseCache, metrics: HTTPMetrics, webApp: WebApp,
-        scrape: SharedScrape
+        scrape: SharedScrape?, probes: Probes, proxies: TrustedProxies
     ) -> Router<PublicRequestContext> {
         let router = Router(
             context: PublicRequestContext.self, options: [.autoGenerateHeadEndpoints, .caseInsensitive])
@@ -45,17 +51,28 @@ enum PublicAPIRoutes {
         router.get("api/character/avatar/:file") { _, context in
             await endpoints.avatar(file: context.parameters.get("file") ?? "")
         }
-        router.get("graphql") { request, context in await graphQL.respond(to: request, client: context.client) }
-        router.post("graphql") { request, context in await graphQL.respond(to: request, client: context.client) }
+        router.get("graphql") { request, context in
+            await graphQL.respond(to: request, client: proxies.client(peer: context.client, headers: request.headers))
+        }
+        router.post("graphql") { request, context in
+            await graphQL.respond(to: request, client: proxies.client(peer: context.client, headers: request.headers))
+        }
         router.get("search") { request, _ in
             await universities.search(PublicQuery(request.uri.query))
         }
-        // Every process's metrics, for Prometheus (never cached: each scrape asks them all).
-        router.get(RouterPath(PublicAPIRoutes.metricsPath)) { _, _ in
+        router.get(RouterPath(livenessPath)) { _, _ in probes.liveness() }
+        router.get(RouterPath(readinessPath)) { _, _ in await probes.readiness() }
+        // On the public port unless RNM_HTTP_METRICS_ADDRESS gives it one of its own.
+        if let scrape { addMetrics(to: router, scrape: scrape) }
+        return router
+    }
+
+    /// Every process's metrics, for Prometheus (never cached: each scrape asks them all).
+    static func addMetrics<Context: RequestContext>(to router: Router<Context>, scrape: SharedScrape) {
+        router.get(RouterPath(metricsPath)) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: MetricsScrape.contentType, .cacheControl: "no-store"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: await scrape.text())))
         }
-        return router
     }
 }
