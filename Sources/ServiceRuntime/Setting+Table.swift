@@ -233,8 +233,8 @@ extension Setting {
         case .graphqlCacheBytes:
             SettingSpec(
                 """
-                Bytes of GraphQL query text whose parsed, validated documents are kept (oldest out first); 0 keeps \
-                none
+                Bytes of GraphQL query text whose parsed, validated documents are kept (oldest out first), and as \
+                many of answers that read no record (introspection); 0 keeps none
                 """,
                 default: .integer(262_144), range: 0...67_108_864)
         case .graphqlMaxTokens:

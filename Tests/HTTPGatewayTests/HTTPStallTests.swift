@@ -58,18 +58,34 @@ struct HTTPStallTests {
             ?? ""
     }()
 
-    @Test("finding 2: GraphiQL's introspection query is answered; 50 aliased introspection walks are refused unrun")
+    @Test(
+        "finding 2: GraphiQL's introspection query is answered, then from its first answer (while GraphQL is busy too); 50 aliased introspection walks are refused unrun"
+    )
     func introspection() async throws {
         let cost = QueryCost(
             try GraphQL.parse(source: Source(body: Self.introspection)),
             fanOut: IntrospectionFanOut(schema: RickAndMortySchema.schema.schema))
         #expect(cost.cost <= GraphQLLimits().maxCost, "GraphiQL's introspection costs \(cost.cost)")
-        try await RnmSystem.with { system in
+        try await RnmSystem.with(settings: ["RNM_UPSTREAM_TIMEOUT_MS": "60000"]) { system in
             let http = try await RunningHTTPGateway.start(
-                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL)
+                gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
+            ) {
+                $0.graphQL.maxRunning = 1
+                $0.requestTimeout = .seconds(60)
+            }
             let full = try await http.graphQL(Self.introspection)
             #expect(full.errors.isEmpty, "\(full.messages)")
             #expect((path(full.data, "__schema", "types") as? [Any])?.isEmpty == false)
+            // The one slot taken by a query waiting on the upstream: the schema's answer is not
+            // run again, so it is not refused for want of a slot.
+            system.characterUpstream.fault = .hang
+            let before = system.characterUpstream.requestCount
+            let held = Task { try await http.graphQL("{ character(id: 11) { name } }") }
+            try await waitUntil(10, "a query holding the slot") { system.characterUpstream.requestCount > before }
+            let again = try await http.graphQL(Self.introspection)
+            #expect(again.response.status == 200 && again.response.body == full.response.body, "\(again.messages)")
+            system.characterUpstream.fault = nil
+            #expect(try await held.value.response.status == 200)
             let walk =
                 "{ " + (1...50).map { "a\($0): __schema { types { ...W } }" }.joined(separator: " ")
                 + " } fragment W on __Type { name fields { name type { name fields { name type { name } } } } }"

@@ -26,6 +26,11 @@ struct GraphQLEndpoint: Sendable {
     /// The HTTP micro-cache, shared with REST: an answer read wholly fresh from rnm's cache is
     /// answered again from memory for `RNM_HTTP_CACHE_MS`, as a REST answer is.
     let answers: ResponseCache
+    /// Answers that read nothing through the Gateway (introspection: `__schema`, `__type`,
+    /// `__typename`), by the same key, kept for good: the schema never changes while the
+    /// process runs, so GraphiQL's introspection query is run once, not on every page load
+    /// (`RNM_GRAPHQL_CACHE_BYTES` of answers).
+    let schemaAnswers: ExpiringCache<ByteBuffer>
     /// How much GraphQL work runs at once; where it runs.
     let admission: GraphQLAdmission
     let workers: GraphQLWorkers
@@ -41,6 +46,7 @@ struct GraphQLEndpoint: Sendable {
         self.shapes = shapes
         self.limits = limits
         documents = GraphQLDocuments(schema: schema.schema, limits: limits)
+        schemaAnswers = ExpiringCache(maxBytes: limits.cacheBytes)
         self.answers = answers
         self.admission = admission
         self.workers = workers
@@ -83,6 +89,9 @@ struct GraphQLEndpoint: Sendable {
         let key = Self.answerKey(body, contentType: answering.contentType)
         if let (kept, storedAt) = answers.lookup(key) {
             return repeated(kept, storedAt: storedAt)
+        }
+        if let kept = schemaAnswers.entry(for: key)?.value {
+            return answer(kept, report: nil, status: .ok, contentType: answering.contentType)
         }
         let ticket: UInt64
         switch admission.enter(client) {
@@ -151,6 +160,9 @@ struct GraphQLEndpoint: Sendable {
         let bytes = Self.body(errors: errors, data: result.data, report: report)
         let response = answer(
             bytes, report: report, status: result.data == nil ? answering.requestError : .ok, contentType: contentType)
+        if errors.isEmpty, result.data != nil, report == nil {
+            schemaAnswers.store(bytes, for: key, size: bytes.readableBytes, expires: .now + .seconds(365 * 86400))
+        }
         if errors.isEmpty, result.data != nil, let freshness = report?.freshness, freshness.source == .cache,
             !freshness.stale, freshness.revalidating != true
         {
