@@ -48,8 +48,9 @@ ENV RNM_GATEWAY_SOCKET=/run/rnm/gateway.sock \
     RNM_UNIVERSITIES_SOCKET=/run/rnm/universities.sock \
     RNM_CHARACTERS_DB=/var/lib/rnm/characters.sqlite \
     RNM_UNIVERSITIES_DB=/var/lib/rnm/universities.sqlite
-# The HTTPGateway's port (RNM_HTTP_ADDRESS in docker-compose.yml).
-EXPOSE 8080
+# No EXPOSE: one image runs all four processes and only the HTTPGateway listens on a port
+# (RNM_HTTP_ADDRESS; docker-compose.yml publishes it), so `docker ps` would show 8080/tcp on
+# the three containers that never open it.
 USER 10001:10001
 STOPSIGNAL SIGTERM
 CMD ["Gateway"]

@@ -39,15 +39,24 @@ public struct RnmCtl: AsyncParsableCommand {
             exit(withError: reported)
         } catch {
             let code = exitCode(for: error)
-            if arguments.wantsJSON, code.rawValue == ExitStatus.usage {
-                // The sentence, without ArgumentParser's "Error: " and the usage lines after it.
-                let first = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "usage error"
-                CLIFailure.usage(first.hasPrefix("Error: ") ? String(first.dropFirst("Error: ".count)) : first)
-                    .report(json: true, verbose: false)
+            // --help, --version: ArgumentParser's own output.
+            guard code.rawValue == ExitStatus.usage else { exit(withError: error) }
+            // A usage error in rnmctl's own style (`rnmctl: …`, as every other failure), the
+            // sentence without ArgumentParser's "Error: "; then, on a terminal's stderr, its
+            // help and usage lines; under --json, only the JSON.
+            let lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(
+                String.init)
+            let first = lines.first ?? "usage error"
+            var sentence = first.hasPrefix("Error: ") ? String(first.dropFirst("Error: ".count)) : first
+            // "The value 'abc' is invalid…" as rnmctl words its sentences: lower case after "rnmctl: ".
+            if let initial = sentence.first, initial.isUppercase, sentence.dropFirst().first?.isLowercase == true {
+                sentence = initial.lowercased() + sentence.dropFirst()
             }
-            exit(
-                withError: arguments.wantsJSON && code.rawValue == ExitStatus.usage ? ExitCode(ExitStatus.usage) : error
-            )
+            CLIFailure.usage(sentence).report(json: arguments.wantsJSON, verbose: false)
+            if !arguments.wantsJSON, lines.count > 1 {
+                Terminal.writeError(lines.dropFirst().joined(separator: "\n") + "\n")
+            }
+            exit(withError: ExitCode(ExitStatus.usage))
         }
     }
 }

@@ -103,7 +103,25 @@ public final class URLSessionFetcher: Sendable {
         } catch let error as URLError where error.code == .networkConnectionLost {
             throw .badPayload("connection closed mid-body (truncated)")
         } catch {
-            throw .unreachable(error.localizedDescription)
+            throw .unreachable(Self.reason(error, host: request.url))
+        }
+    }
+
+    /// Why no connection was made, in a person's words (libcurl's own, `Failed to connect to
+    /// 127.0.0.1 port 18182 after 0 ms: Couldn't connect to server`, reached the web app's
+    /// banners): what happened, and to which host.
+    static func reason(_ error: any Error, host url: URL?) -> String {
+        let host = url.map { [$0.host, $0.port.map(String.init)].compactMap { $0 }.joined(separator: ":") } ?? "?"
+        guard let error = error as? URLError else { return "\(error.localizedDescription) (\(host))" }
+        switch error.code {
+        case .cannotConnectToHost: return "nothing answers at \(host) (connection refused)"
+        case .cannotFindHost, .dnsLookupFailed: return "the name \(url?.host ?? host) does not resolve (DNS)"
+        case .notConnectedToInternet: return "this machine has no network to reach \(host)"
+        case .badServerResponse, .zeroByteResource: return "\(host) closed the connection without an answer"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return "the secure connection to \(host) failed (TLS: \(error.localizedDescription))"
+        default: return "no connection to \(host) (\(error.localizedDescription))"
         }
     }
 

@@ -6,7 +6,8 @@ enum UniversityError: Error, RPCErrorConvertible {
     case invalidParams(String)
     /// `elsewhere`: a cached country that has a university of that exact name.
     case notFound(name: String, country: String, closest: [String], elsewhere: String?)
-    case upstreamUnavailable(country: String, UpstreamError)
+    /// `defaulted`: no country was given; `country` is the default one.
+    case upstreamUnavailable(country: String, UpstreamError, defaulted: Bool = false)
     /// The sync could not fetch the world list (the cache and the previous mirror stay).
     case syncStopped(UpstreamError)
 
@@ -32,10 +33,16 @@ enum UniversityError: Error, RPCErrorConvertible {
                 detail: closest.isEmpty ? nil : closest.joined(separator: "\n"))
         case .syncStopped(let error):
             return error.syncStopped(at: "the world list", service: service)
-        case .upstreamUnavailable(let country, let error):
+        case .upstreamUnavailable(let country, let error, let defaulted):
+            // A country nobody typed is named as the default, with the way to need none.
+            let which = defaulted ? " (the default country: none was given)" : ""
+            let hint =
+                defaulted
+                ? "; once the upstream answers, `universities sync` keeps every country for offline use" : ""
             return RPCError(
                 .upstreamUnavailable,
-                "cannot fetch the universities of \(RPCError.excerpt(country)) and none are cached: \(error)",
+                "cannot fetch the universities of \(RPCError.excerpt(country))\(which) and none are cached: \(error)"
+                    + hint,
                 service: service, upstreamStatus: error.httpStatus)
         }
     }

@@ -31,7 +31,9 @@ enum UniversityRoutes {
                     json: listResult(everywhere.answer, nameFilter: nil, total: everywhere.total),
                     validUntil: everywhere.answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
             }
-            let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: false)
+            let answer = try await defaulting(params.country) {
+                try await catalog.list(country: try country(bounded("country", params.country)), force: false)
+            }
             return CacheableResult(
                 json: listResult(answer, nameFilter: name),
                 validUntil: answer.freshness.validUntil(maxAge: catalog.policy.maxAge))
@@ -43,13 +45,17 @@ enum UniversityRoutes {
             ) { progress in try await catalog.sync(progress: progress) }
         }
         router.registerEncoded(RPCMethods.universitiesRefresh) { params, _ in
-            let answer = try await catalog.list(country: try country(bounded("country", params.country)), force: true)
+            let answer = try await defaulting(params.country) {
+                try await catalog.list(country: try country(bounded("country", params.country)), force: true)
+            }
             return listResult(answer, nameFilter: try bounded("name", params.name))
         }
         router.registerCached(RPCMethods.universitiesGet) { params, _ in
             let name = try bounded("name", params.name)!.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { throw UniversityError.invalidParams("\"name\" must not be empty") }
-            let found = try await catalog.get(name: name, country: try country(bounded("country", params.country)))
+            let found = try await defaulting(params.country) {
+                try await catalog.get(name: name, country: try country(bounded("country", params.country)))
+            }
             var writer = JSONObjectWriter(capacity: found.json.count + 128)
             writer.raw("university", found.json)
             writer.freshness(found.freshness)
@@ -60,6 +66,15 @@ enum UniversityRoutes {
             try await catalog.healthReport()
         }
         return router
+    }
+
+    /// `work`, whose failure to reach the upstream says so when the country was not given.
+    private static func defaulting<T>(_ given: String?, _ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch UniversityError.upstreamUnavailable(let country, let error, _) where given == nil {
+            throw UniversityError.upstreamUnavailable(country: country, error, defaulted: true)
+        }
     }
 
     /// The country asked for, or the default; an empty one is invalid.

@@ -50,7 +50,8 @@ struct StatusCommand: AsyncParsableCommand {
                         if upstream.state == "rate-limited", let until = upstream.rateLimitedUntil {
                             print(
                                 "  upstream \(upstream.url): rate-limited until \(until) (\(Self.inHowLong(until)))"
-                                    + " — \(upstream.lastError ?? "Retry-After"); answers come from the cache")
+                                    + " — \(upstream.lastError ?? "Retry-After"); "
+                                    + Self.fallback(upstreams[name]))
                         } else if let since = upstream.failingSince
                             ?? (upstreams[name]?.status == "degraded" ? "" : nil)
                         {
@@ -61,7 +62,7 @@ struct StatusCommand: AsyncParsableCommand {
                             print(
                                 """
                                   upstream \(upstream.url): \(state) — \(upstream.lastError ?? "unknown error"); \
-                                answers come from the cache
+                                \(Self.fallback(upstreams[name]))
                                 """
                             )
                         } else {
@@ -114,6 +115,14 @@ struct StatusCommand: AsyncParsableCommand {
         if let error = storage.lastError { line += " — \(error)" }
         if let path = storage.setAside { line += " (a damaged file was set aside at start: \(path))" }
         return line
+    }
+
+    /// What a read gets while the upstream fails: the cache's records, or nothing (a promise of
+    /// "the cache" with nothing in it is what a new user without the internet met).
+    static func fallback(_ health: ServiceHealth?) -> String {
+        let records = health?.cache.values.reduce(0, +) ?? 0
+        guard records > 0 else { return "nothing is cached yet, so reads fail until it answers" }
+        return "answers come from the cache (\(plural(records, "record")))"
     }
 
     /// `latency` with one decimal, as `%.1f` would print it (no `String(format:)` without Foundation).

@@ -57,7 +57,10 @@ extension GlobalOptions {
     func performShowingProgress<P, R>(_ method: RPCMethod<P, R>, _ params: P, render: (R) throws -> Void) async throws {
         let bar = ProgressDisplay()
         defer { bar.finish() }
-        try await perform(method, params, onProgress: { bar.show($0) }, beforeFailure: { bar.finish() }) {
+        // Asked for under --json too (progress restarts the deadline), but not shown: a program
+        // reading stderr gets the one JSON document a failure writes, as with the stale notice.
+        let shows = !json
+        try await perform(method, params, onProgress: { if shows { bar.show($0) } }, beforeFailure: { bar.finish() }) {
             bar.finish()
             try render($0)
         }
