@@ -78,8 +78,8 @@ struct GraphQLDocuments: Sendable {
         if cost.cost > limits.maxCost {
             return .refused([
                 Self.tooLarge(
-                    "the query costs more than \(limits.maxCost) (RNM_GRAPHQL_MAX_COST: fields as fragments expand them)"
-                )
+                    "the query costs more than \(limits.maxCost) "
+                        + "(RNM_GRAPHQL_MAX_COST: fields as fragments expand them)")
             ])
         }
         let invalid = GraphQL.validate(schema: schema, ast: bare)

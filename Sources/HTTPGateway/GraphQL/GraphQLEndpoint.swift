@@ -108,8 +108,8 @@ struct GraphQLEndpoint: Sendable {
         guard let answered else {
             admission.abandon(ticket)
             let error = GraphQLError(
-                message:
-                    "the query ran past \(Int(limits.timeout / .milliseconds(1))) ms (RNM_GRAPHQL_TIMEOUT_MS) and was stopped",
+                message: "the query ran past \(Int(limits.timeout / .milliseconds(1))) ms "
+                    + "(RNM_GRAPHQL_TIMEOUT_MS) and was stopped",
                 extensions: ["code": "TIMEOUT"])
             return answer(errors: [error], status: .gatewayTimeout, contentType: answering.contentType)
         }

@@ -31,7 +31,7 @@ final class RPCConnection: Sendable {
     let tasks = RequestTasks()
     /// Whether the client asked for its replies to be held rather than dropped
     /// (``RPCRequestContext/holdReplies``).
-    private let holdsReplies = Atomic(false)
+    let holdsReplies = Atomic(false)
     /// Unique in the process (``RPCRequestContext/connection``).
     let id = RPCConnection.nextID.wrappingAdd(1, ordering: .relaxed).newValue
     private static let nextID = Atomic<UInt64>(0)
@@ -51,7 +51,7 @@ final class RPCConnection: Sendable {
         self.writer = writer
     }
 
-    private var service: String { configuration.service }
+    var service: String { configuration.service }
 
     /// Answers a frame that could not be read (over the limit, or cut short by the frame
     /// timeout); reading stops after it.
@@ -252,135 +252,4 @@ final class RPCConnection: Sendable {
         }
     }
 
-    // MARK: - Writing
-
-    /// Writes a request's reply: a -32006 error instead when it is over the frame limit, a
-    /// -32005 error instead when replies already waiting fill the connection's budget.
-    private func writeReply(_ reply: ByteBuffer, rawID: ByteBuffer?, method: String?) {
-        var frame = reply
-        do {
-            try FrameTooLargeError.check(
-                frame, maxFrameBytes: configuration.maxFrameBytes,
-                what: "the reply to \(RPCError.excerpt(method ?? "this request"))")
-        } catch {
-            logger.warning("reply over the frame limit replaced by an error", metadata: ["error": "\(error)"])
-            frame = Frames.errorResponse(rawID: rawID, error: RPCError(mapping: error, service: service))
-        }
-        if frame.readableBytes - FrameDecoder.headerSize > configuration.maxFrameBytes {
-            // Even the error is over the limit (the id alone is nearly a whole frame).
-            budget.beginWrite()
-            writeCounted(frame)
-            return
-        }
-        let size = frame.readableBytes
-        if budget.reserveReply(bytes: size, policy: replyPolicy) {
-            writer.write(frame) { [budget] _ in budget.releaseReply(bytes: size) }
-            return
-        }
-        let error = Self.droppedReply(budget: budget, service: service)
-        metrics.refused(budget.process.hasRoomForReply(bytes: size) ? .unreadBytes : .processUnreadBytes)
-        logger.notice("reply dropped: the client is not reading", metadata: ["bytes": "\(size)"])
-        budget.beginWrite()
-        writeCounted(Frames.errorResponse(rawID: rawID, error: error))
-    }
-
-    /// When this connection's replies may be dropped.
-    private var replyPolicy: ConnectionBudget.ReplyPolicy {
-        guard configuration.dropsUnreadReplies else { return .always }
-        return holdsReplies.load(ordering: .relaxed) ? .held : .withinBudgets
-    }
-
-    /// The error that stands for a reply dropped because the client is not reading.
-    static func droppedReply(budget: ConnectionBudget, service: String) -> RPCError {
-        RPCError(
-            .overloaded,
-            """
-            reply dropped: this connection already has replies waiting unread, up to its limit of \
-            \(budget.maxBytes) bytes (RNM_CONNECTION_BUFFER_BYTES) or the process's over all connections \
-            (RNM_MAX_UNREAD_BYTES); read replies as they come, then retry
-            """,
-            service: service)
-    }
-
-    /// Writes a notification (progress) when it fits in a frame and in the budget; otherwise
-    /// drops it: progress is advice, and the final reply still comes.
-    private func writeNotification(_ frame: ByteBuffer) {
-        guard
-            (try? FrameTooLargeError.check(frame, maxFrameBytes: configuration.maxFrameBytes, what: "a notification"))
-                != nil,
-            budget.reserveReply(bytes: frame.readableBytes)
-        else { return }
-        let size = frame.readableBytes
-        writer.write(frame) { [budget] _ in budget.releaseReply(bytes: size) }
-    }
-
-    /// Writes an error frame already counted as work, then counts it done; its bytes count
-    /// against the budget until written. An error that repeats a huge request id could itself
-    /// be over the limit: it is then sent with `id: null`.
-    private func writeCounted(_ frame: ByteBuffer?) {
-        guard var frame else {
-            budget.finishWrite()
-            return
-        }
-        if frame.readableBytes - FrameDecoder.headerSize > configuration.maxFrameBytes {
-            let error = RPCError(
-                .tooLarge, "the error for this request would be over the frame limit with its id; send a shorter id",
-                service: service)
-            frame = Frames.errorResponse(rawID: nil, error: error)
-        }
-        let size = frame.readableBytes
-        budget.holdBytes(size)
-        writer.write(frame) { [budget] _ in
-            budget.releaseBytes(size)
-            budget.finishWrite()
-        }
-    }
-}
-
-/// The tasks serving one connection's requests: cancelled together when the connection's own
-/// task is cancelled (a forced shutdown), each removed when done.
-final class RequestTasks: Sendable {
-    private struct State {
-        var next = 0
-        var running: [Int: Task<Void, Never>] = [:]
-        /// Each running request's key by its id as the client wrote it (for `rpc.cancel`).
-        var byID: [ByteBuffer: Int] = [:]
-        var cancelled = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Starts `body` in a new task, the request `id`'s (nil for a notification).
-    func start(id: ByteBuffer? = nil, _ body: @escaping @Sendable () async -> Void) {
-        state.withLock { state in
-            let key = state.next
-            state.next += 1
-            // Created under the lock, so its own removal (which takes the lock) comes after.
-            let task = Task {
-                await body()
-                self.state.withLock { state in
-                    _ = state.running.removeValue(forKey: key)
-                    if let id, state.byID[id] == key { state.byID[id] = nil }
-                }
-            }
-            if state.cancelled { task.cancel() }
-            state.running[key] = task
-            if let id { state.byID[id] = key }
-        }
-    }
-
-    /// Cancels the running request whose id is `id` (the bytes the client wrote), if any.
-    func cancel(id: ByteBuffer) {
-        let task = state.withLock { state in state.byID[id].flatMap { state.running[$0] } }
-        task?.cancel()
-    }
-
-    /// Cancels every task running, and every one started from now on.
-    func cancelAll() {
-        let running = state.withLock { state in
-            state.cancelled = true
-            return Array(state.running.values)
-        }
-        for task in running { task.cancel() }
-    }
 }

@@ -12,7 +12,8 @@ public struct RPCRequestContext: Sendable {
     public let clientBacklog: @Sendable () -> RPCError?
     /// With true, makes the caller's connection one whose replies are held, never dropped,
     /// however many wait unread (false undoes it): the connection is not read while they fill
-    /// its buffer (back-pressure), and only the process's budget can still drop them. For a client that relays many clients'
+    /// its buffer (back-pressure), and only the process's budget can still drop them. For a
+    /// client that relays many clients'
     /// requests and reads every reply (the HTTP front): a reply dropped there is another
     /// client's answer lost.
     public let holdReplies: @Sendable (Bool) -> Void

@@ -136,7 +136,8 @@ public final class RPCServer: Sendable {
                     try channel.pipeline.syncOperations.addHandlers(
                         ByteToMessageHandler(
                             FrameDecoder(
-                                maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout, pauses: pauses, turns: turns)),
+                                maxFrameBytes: maxFrameBytes, frameTimeout: frameTimeout, pauses: pauses,
+                                turns: turns)),
                         reader)
                     return AcceptedConnection(
                         channel: channel, connection: connection, readingEnded: reader.readingEnded,

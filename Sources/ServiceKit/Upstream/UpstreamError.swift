@@ -76,8 +76,8 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     func description(waiting wait: Double) -> String {
         guard case .throttled(let status, let seconds) = self, wait < seconds else { return description }
         return """
-            upstream answered HTTP \(status) with Retry-After: \(Self.seconds(seconds)); rnm waits \(Self.seconds(wait)) \
-            (RNM_UPSTREAM_RETRY_AFTER_MAX_MS)
+            upstream answered HTTP \(status) with Retry-After: \(Self.seconds(seconds)); \
+            rnm waits \(Self.seconds(wait)) (RNM_UPSTREAM_RETRY_AFTER_MAX_MS)
             """
     }
 
