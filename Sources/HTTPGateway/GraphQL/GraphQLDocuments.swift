@@ -45,7 +45,7 @@ struct GraphQLDocuments: Sendable {
     private func measureAndValidate(_ query: String) -> Prepared {
         if query.utf8.count > limits.maxQueryBytes {
             return .refused([
-                Self.tooLarge("the query is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)")
+                GraphQLLimits.exceeded("the query is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)")
             ])
         }
         // Before the parser: its recursion (brackets) and its work (tokens). Arguments add a
@@ -54,7 +54,7 @@ struct GraphQLDocuments: Sendable {
         if scan.nesting > max(limits.maxDepth + 8, 24) { return .refused([Self.depthError(limits.maxDepth)]) }
         if scan.tokens > limits.maxTokens {
             return .refused([
-                Self.tooLarge("the query holds more than \(limits.maxTokens) tokens (RNM_GRAPHQL_MAX_TOKENS)")
+                GraphQLLimits.exceeded("the query holds more than \(limits.maxTokens) tokens (RNM_GRAPHQL_MAX_TOKENS)")
             ])
         }
         // Parsed without locations first: validation errors then cost no text scan each.
@@ -72,12 +72,13 @@ struct GraphQLDocuments: Sendable {
         if cost.depth > limits.maxDepth { return .refused([Self.depthError(limits.maxDepth)]) }
         if cost.aliases > limits.maxAliases {
             return .refused([
-                Self.tooLarge("the query holds more than \(limits.maxAliases) aliases (RNM_GRAPHQL_MAX_ALIASES)")
+                GraphQLLimits.exceeded(
+                    "the query holds more than \(limits.maxAliases) aliases (RNM_GRAPHQL_MAX_ALIASES)")
             ])
         }
         if cost.cost > limits.maxCost {
             return .refused([
-                Self.tooLarge(
+                GraphQLLimits.exceeded(
                     "the query costs more than \(limits.maxCost) "
                         + "(RNM_GRAPHQL_MAX_COST: fields as fragments expand them)")
             ])
@@ -97,11 +98,6 @@ struct GraphQLDocuments: Sendable {
     }
 
     static func depthError(_ limit: Int) -> GraphQLError {
-        tooLarge("the query nests deeper than \(limit) levels (RNM_GRAPHQL_MAX_DEPTH)")
-    }
-
-    /// A limit's refusal: its message, naming the setting, and the code every limit answers with.
-    static func tooLarge(_ message: String) -> GraphQLError {
-        GraphQLError(message: message, extensions: ["code": "QUERY_TOO_LARGE"])
+        GraphQLLimits.exceeded("the query nests deeper than \(limit) levels (RNM_GRAPHQL_MAX_DEPTH)")
     }
 }

@@ -200,7 +200,7 @@ struct GraphQLEndpoint: Sendable {
     /// JSON body (POST), within the size limit.
     private func read(_ request: inout Request) async -> Result<GraphQLRequest, Refusal> {
         let tooLarge = Refusal(
-            error: GraphQLDocuments.tooLarge(
+            error: GraphQLLimits.exceeded(
                 "the request is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)"),
             status: .contentTooLarge)
         if request.method == .get || request.method == .head {

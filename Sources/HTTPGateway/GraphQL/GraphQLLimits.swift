@@ -1,3 +1,4 @@
+import GraphQL
 import ServiceRuntime
 
 /// What one GraphQL request may cost (docs/PROTOCOL.md §10); each a setting.
@@ -26,4 +27,10 @@ struct GraphQLLimits: Sendable {
     var timeout = Duration.milliseconds(Defaults.graphqlTimeoutMilliseconds)
     /// `RNM_GRAPHQL_MAX_RECORDS_IN_FLIGHT`: records of every query in flight, together.
     var maxRecordsInFlight = Defaults.graphqlMaxRecordsInFlight
+
+    /// A limit's refusal, the one way every limit words it: its message, naming the setting, and
+    /// the code every limit answers with.
+    static func exceeded(_ message: String) -> GraphQLError {
+        GraphQLError(message: message, extensions: ["code": "QUERY_TOO_LARGE"])
+    }
 }

@@ -1,6 +1,7 @@
 import GraphQL
 import Messaging
 import RnmAPI
+import ServiceRuntime
 import Synchronization
 
 /// One GraphQL request's reads: through the Gateway like every rnm client (never the upstream),
@@ -13,7 +14,9 @@ final class QueryContext: Sendable {
     /// The records budget shared by every query in flight, and this query's ticket there.
     let admission: GraphQLAdmission?
     let ticket: UInt64
-    private let gate: CallGate
+    /// At most `RNM_GRAPHQL_MAX_CALLS_IN_FLIGHT` of this query's Gateway calls at once: a wide
+    /// query waits for its own calls instead of taking the link's slots from other clients.
+    private let gate: WaitingSlots
     private let state = Mutex(State())
 
     private struct State {
@@ -57,7 +60,7 @@ final class QueryContext: Sendable {
         self.shapes = shapes
         self.limits = limits
         self.admission = admission
-        gate = CallGate(limit: limits.maxCallsInFlight)
+        gate = WaitingSlots(size: max(1, limits.maxCallsInFlight))
     }
 
     /// What the query read, for `extensions.rnm`: the freshness of all of it, the Gateway calls
@@ -85,10 +88,12 @@ final class QueryContext: Sendable {
 
     /// A Gateway call, when the per-query gate lets it go.
     private func gated<T: Sendable>(_ call: @Sendable () async throws -> T) async throws -> T {
-        try await gate.run {
-            self.state.withLock { $0.calls += 1 }
-            return try await call()
-        }
+        // The query's own deadline (RNM_GRAPHQL_TIMEOUT_MS) cancels the wait; this bound is a
+        // backstop.
+        guard await gate.acquire(within: limits.timeout, client: "") else { throw CancellationError() }
+        defer { gate.release() }
+        state.withLock { $0.calls += 1 }
+        return try await call()
     }
 
     /// A page of a kind's list (20 records at most, counted before it is asked for).
@@ -156,9 +161,7 @@ final class QueryContext: Sendable {
 
     /// The error of a query past ``GraphQLLimits/maxRecords`` (the query's answer).
     var budgetError: GraphQLError {
-        GraphQLError(
-            message: "the query resolves more than \(limits.maxRecords) records (RNM_GRAPHQL_MAX_RECORDS)",
-            extensions: ["code": "QUERY_TOO_LARGE"])
+        GraphQLLimits.exceeded("the query resolves more than \(limits.maxRecords) records (RNM_GRAPHQL_MAX_RECORDS)")
     }
 
     /// rnm's failures in the words its REST answers use (``PublicResponse/describe(_:)``).
