@@ -32,7 +32,7 @@ public struct GatewayCommand: AsyncParsableCommand {
     public func run() async throws {
         let logger = try common.makeLogger(label: "rnm.gateway")
         let configuration = GatewayConfiguration(
-            socketPath: Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket(for: .gateway)),
+            socketPath: DefaultPaths.gatewaySocket(flag: socket),
             charactersSocketPath: Setting.charactersSocket.resolve(
                 charactersSocket, default: DefaultPaths.socket(for: .characters)),
             universitiesSocketPath: Setting.universitiesSocket.resolve(

@@ -89,8 +89,7 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
         let configuration = HTTPGatewayConfiguration(
             host: host, port: port,
             publicURL: Setting.publicURL.resolve(publicURL),
-            gatewaySocketPath: Setting.gatewaySocket.resolve(
-                gatewaySocket, default: DefaultPaths.socket(for: .gateway)),
+            gatewaySocketPath: DefaultPaths.gatewaySocket(flag: gatewaySocket),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout)),
             maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(maxURLBytes),
             maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(maxHeaderBytes),

@@ -26,6 +26,12 @@ public enum DefaultPaths {
         socket("\(service).sock", environment: environment)
     }
 
+    /// The Gateway's socket in force: the flag, else `RNM_GATEWAY_SOCKET`, else the default (the
+    /// Gateway, the HTTP front and rnmctl resolve it this one way).
+    public static func gatewaySocket(flag: String?) -> String {
+        Setting.gatewaySocket.resolve(flag, default: socket(for: .gateway))
+    }
+
     /// `$XDG_DATA_HOME/rnm/<file>`, or `~/.local/share/rnm/<file>`.
     public static func database(
         _ file: String, environment: [String: String] = ProcessInfo.processInfo.environment

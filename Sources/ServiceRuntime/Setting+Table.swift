@@ -69,7 +69,7 @@ extension Setting {
         case .frameTimeoutMilliseconds:
             SettingSpec(
                 "Time a started frame may stay incomplete before the connection is closed, in ms",
-                default: .integer(10000), range: 1...3_600_000)
+                default: .integer(WireLimits.frameTimeoutMilliseconds), range: 1...3_600_000)
         case .maxConnections:
             SettingSpec(
                 "Client connections a process keeps open; past it a new one is sent -32005 and closed",

@@ -11,8 +11,8 @@ import Telemetry
 /// Everything the HTTPGateway needs to start.
 struct HTTPGatewayConfiguration: Sendable {
     /// Where to listen; port 0 picks a free one (tests).
-    var host: String = "127.0.0.1"
-    var port: Int = 8080
+    var host: String = Self.defaultAddress.host
+    var port: Int = Self.defaultAddress.port
     /// `RNM_PUBLIC_URL`, without a trailing slash.
     var publicURL: String = Defaults.publicURL
     var gatewaySocketPath: String
@@ -39,6 +39,12 @@ struct HTTPGatewayConfiguration: Sendable {
     var trustedProxies = TrustedProxies.none
     /// How long the front keeps answering after SIGTERM, not ready (`RNM_HTTP_DRAIN_MS`).
     var drain: Duration = .zero
+
+    /// The settings table's `RNM_HTTP_ADDRESS`.
+    static var defaultAddress: (host: String, port: Int) {
+        // The table's default parses (SettingsTableTests resolves every default).
+        parseAddress(Defaults.httpAddress)!
+    }
 
     /// `host:port` as `RNM_HTTP_ADDRESS` gives it (`[::1]:8080` for an IPv6 address).
     static func parseAddress(_ text: String) -> (host: String, port: Int)? {

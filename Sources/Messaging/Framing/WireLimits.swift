@@ -11,4 +11,6 @@ public enum WireLimits {
     public static let maxConnections = 1024
     /// Bytes of replies waiting unread over all of a server's connections: 256 MiB.
     public static let maxUnreadBytes = 256 * 1_048_576
+    /// How long a started frame may stay incomplete, in ms.
+    public static let frameTimeoutMilliseconds = 10_000
 }

@@ -36,7 +36,8 @@ public struct RPCServerConfiguration: Sendable {
     public var instruments: Instruments
 
     public init(
-        socketPath: String, maxFrameBytes: Int = WireLimits.maxFrameBytes, frameTimeout: Duration = .seconds(10),
+        socketPath: String, maxFrameBytes: Int = WireLimits.maxFrameBytes,
+        frameTimeout: Duration = .milliseconds(WireLimits.frameTimeoutMilliseconds),
         service: String, maxInFlightPerConnection: Int = WireLimits.maxInFlightPerConnection,
         connectionBufferBytes: Int = WireLimits.connectionBufferBytes,
         dropsUnreadReplies: Bool = false, maxConnections: Int = WireLimits.maxConnections,

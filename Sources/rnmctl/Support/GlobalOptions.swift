@@ -13,10 +13,8 @@ import Telemetry
 struct GlobalOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            """
-            The Gateway's socket (default: RNM_GATEWAY_SOCKET, then $XDG_RUNTIME_DIR/rnm/gateway.sock or \
-            /tmp/rnm-<uid>/gateway.sock).
-            """,
+            "\(Setting.gatewaySocket.spec.summary) (default: \(Setting.gatewaySocket.rawValue), then "
+                + "\(Setting.gatewaySocket.defaultText)).",
             valueName: "path"),
         completion: .file())
     var socket: String?
@@ -24,10 +22,17 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print the result object as JSON on stdout (errors as JSON on stderr).")
     var json = false
 
+    /// `--timeout`'s range and default, in seconds: written here once (the help, the check and
+    /// its message read them).
+    static let timeouts: ClosedRange<Double> = 0.001...86_400
+    static let defaultTimeout: Double = 30
+
     @Option(
         help: ArgumentHelp(
-            "Seconds to wait for an answer; progress restarts the wait (0.001 to 86400).", valueName: "seconds"))
-    var timeout: Double = 30
+            "Seconds to wait for an answer; progress restarts the wait "
+                + "(\(GlobalOptions.seconds(timeouts.lowerBound)) to \(GlobalOptions.seconds(timeouts.upperBound))).",
+            valueName: "seconds"))
+    var timeout: Double = GlobalOptions.defaultTimeout
 
     @Flag(help: "Show wire error codes and the service that raised them, and the command's trace id.")
     var verbose = false
@@ -36,16 +41,21 @@ struct GlobalOptions: ParsableArguments {
     var wide = false
 
     mutating func validate() throws {
-        guard timeout.isFinite, (0.001...86_400).contains(timeout) else {
-            // `got 0`, not `got 0.0`: the number as a person would have typed it.
-            let given = timeout.rounded() == timeout && abs(timeout) < 1e15 ? String(Int(timeout)) : "\(timeout)"
-            throw ValidationError("--timeout must be a number of seconds from 0.001 to 86400, got \(given)")
+        guard timeout.isFinite, Self.timeouts.contains(timeout) else {
+            throw ValidationError(
+                "--timeout must be a number of seconds from \(Self.seconds(Self.timeouts.lowerBound)) to "
+                    + "\(Self.seconds(Self.timeouts.upperBound)), got \(Self.seconds(timeout))")
         }
+    }
+
+    /// `0`, not `0.0`: a number as a person would have typed it.
+    static func seconds(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
     /// The socket path in force.
     var socketPath: String {
-        Setting.gatewaySocket.resolve(socket, default: DefaultPaths.socket(for: .gateway))
+        DefaultPaths.gatewaySocket(flag: socket)
     }
 
     /// Connects to the Gateway, runs `body` under a trace id of its own (every request it sends

@@ -1,13 +1,15 @@
 import ArgumentParser
 import RnmAPI
+import ServiceRuntime
 
 /// The longer help texts: examples and what every command shares.
 enum Help {
     static let root = """
-        Global options, anywhere on the line: --socket PATH (else RNM_GATEWAY_SOCKET), --json, \
-        --timeout SECONDS (default 30; progress restarts it), --verbose, --wide.
+        Global options, anywhere on the line: --socket PATH (else \(Setting.gatewaySocket.rawValue)), --json, \
+        --timeout SECONDS (default \(GlobalOptions.seconds(GlobalOptions.defaultTimeout)); progress restarts it), \
+        --verbose, --wide.
 
-        Environment: RNM_GATEWAY_SOCKET (the Gateway's socket), NO_COLOR (set and not empty: no colour), \
+        Environment: \(Setting.gatewaySocket.rawValue) (the Gateway's socket), NO_COLOR (set and not empty: no colour), \
         COLUMNS (the width tables fit in), TERM=dumb (no escape codes).
 
         Examples:
