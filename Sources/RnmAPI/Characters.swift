@@ -144,6 +144,21 @@ public struct CharacterStats: Codable, Sendable, Equatable {
         public var alive: Int
         public var dead: Int
         public var unknown: Int
+        /// Each status of ``CharacterListParams/statuses`` with its count, in that order: what a
+        /// table, a chart or a JSON object of the counts lists.
+        public var rows: [(status: String, count: Int)] {
+            CharacterListParams.statuses.map { ($0, count(of: $0)) }
+        }
+
+        /// The count of `status` (one of ``CharacterListParams/statuses``).
+        public func count(of status: String) -> Int {
+            switch status {
+            case "alive": alive
+            case "dead": dead
+            default: unknown
+            }
+        }
+
         public init(alive: Int, dead: Int, unknown: Int) {
             self.alive = alive
             self.dead = dead

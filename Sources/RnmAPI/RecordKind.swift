@@ -6,6 +6,22 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
     /// Records on one page of any list, as the API pages them.
     public static let pageSize = 20
 
+    /// The pages a list may be asked for: past the last is never more than 20 million records
+    /// (rnm's services refuse more; the HTTP front and GraphQL answer "nothing" without asking).
+    public static let pages = 1...1_000_000
+
+    /// The ids a record may have (the API's ids are 32-bit).
+    public static let ids = 1...Int(Int32.max)
+
+    /// Whether a list of this kind asked for `page` with `filter`'s values can match nothing,
+    /// known without asking: a page past any list there is, or a status or gender outside its
+    /// values (the API matches those as patterns; rnm knows their values). REST and GraphQL
+    /// both answer it at once.
+    public func matchesNothing(page: Int, filter: (String) -> String?) -> Bool {
+        page > Self.pages.upperBound
+            || fixedValues.contains { name, values in filter(name).map { !values.contains($0.lowercased()) } ?? false }
+    }
+
     /// Plural: the prefix of its methods (`characters.list`) and the word in messages.
     public var plural: String { rawValue + "s" }
 

@@ -10,18 +10,22 @@ struct Statistics: Sendable {
     let catalog: CharacterCatalog
 
     func result() async throws -> ByteBuffer {
-        async let total = catalog.list(.character, page: 1, filters: [])
-        async let alive = catalog.list(.character, page: 1, filters: [("status", "alive")])
-        async let dead = catalog.list(.character, page: 1, filters: [("status", "dead")])
-        async let unknown = catalog.list(.character, page: 1, filters: [("status", "unknown")])
-        let answers = try await [total, alive, dead, unknown]
+        // The whole list and each status the API knows (RnmAPI's one list of them), at once.
+        let filters = [[]] + CharacterListParams.statuses.map { [("status", $0)] }
+        let answers = try await withThrowingTaskGroup(of: (Int, PageAnswer).self) { group in
+            for (index, filter) in filters.enumerated() {
+                group.addTask { (index, try await catalog.list(.character, page: 1, filters: filter)) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
         var writer = JSONObjectWriter()
-        writer.integer("total", answers[0].count)
-        writer.raw(
-            "byStatus",
-            ByteBuffer(
-                string: "{\"alive\":\(answers[1].count),\"dead\":\(answers[2].count),\"unknown\":\(answers[3].count)}"))
-        writer.freshness(.combined(answers.map(\.freshness)))
+        writer.integer("total", answers[0]?.count ?? 0)
+        var counts = JSONObjectWriter()
+        for (index, status) in CharacterListParams.statuses.enumerated() {
+            counts.integer(status, answers[index + 1]?.count ?? 0)
+        }
+        writer.raw("byStatus", counts.finish())
+        writer.freshness(.combined(answers.values.map(\.freshness)))
         return writer.finish()
     }
 }

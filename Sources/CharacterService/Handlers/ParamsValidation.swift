@@ -5,25 +5,21 @@ import RnmAPI
 /// parameter has a length limit, so no request can make a service do unbounded work or store
 /// unbounded keys.
 struct ParamsValidation: Sendable {
-    /// The largest page number accepted.
-    static let maxPage = 1_000_000
-    /// The largest id accepted (the API's ids are 32-bit).
-    static let maxID = Int(Int32.max)
 
     /// The longest string parameter, in bytes (`RNM_MAX_PARAM_BYTES`).
     let maxParamBytes: Int
 
     func page(_ page: Int?) throws -> Int {
         let page = page ?? 1
-        guard (1...Self.maxPage).contains(page) else {
-            throw CharacterError.invalidParams("\"page\" must be from 1 to \(Self.maxPage), got \(page)")
+        guard RecordKind.pages.contains(page) else {
+            throw CharacterError.invalidParams("\"page\" must be from 1 to \(RecordKind.pages.upperBound), got \(page)")
         }
         return page
     }
 
     func id(_ id: Int, field: String = "id") throws -> Int {
-        guard (1...Self.maxID).contains(id) else {
-            throw CharacterError.invalidParams("\"\(field)\" must be from 1 to \(Self.maxID), got \(id)")
+        guard RecordKind.ids.contains(id) else {
+            throw CharacterError.invalidParams("\"\(field)\" must be from 1 to \(RecordKind.ids.upperBound), got \(id)")
         }
         return id
     }

@@ -65,16 +65,9 @@ struct RickAndMortyResolver: Sendable {
             return value?.isEmpty == false ? value : nil
         }
         params.page = page
-        // As the REST route: a status or gender outside its values matches nothing, and a page
-        // past any list there is is empty, without asking.
-        for (name, values) in Node.Record.kind.fixedValues {
-            if let value = params.filterValues.first(where: { $0.name == name })?.value,
-                !values.contains(value.lowercased())
-            {
-                return nothing
-            }
-        }
-        guard page <= RickAndMortyEndpoints.maxPage else { return nothing }
+        let filters = params.filterValues
+        guard !Node.Record.kind.matchesNothing(page: page, filter: { name in filters.first { $0.name == name }?.value })
+        else { return nothing }
         let found = try await context.list(Node.Record.self, params)
         guard page <= found.pages else { return nothing }
         let level = Level(found.items, context: context)

@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import RnmAPI
 
 /// The `:id` path segment of `/api/character/:id`, read by the Rick and Morty API's rules
 /// (`routes/middlewares.js` `validateArrayParams`, `handlers/operations.js` `queryById`): the
@@ -21,8 +22,8 @@ enum IDSegment: Equatable, Sendable {
 
     static let badArrayMessage = "Bad... bad array :/"
     static let badIDMessage = "Hey! you must provide an id"
-    /// The ids a record can have (the API's are 32-bit): others exist nowhere, without asking.
-    static let range = 1...Int(Int32.max)
+    /// The ids a record can have: others exist nowhere, without asking.
+    static let range = RecordKind.ids
 
     init(_ segment: String) {
         let hasBracket = segment.contains("[") || segment.contains("]")
@@ -89,7 +90,7 @@ enum IDSegment: Equatable, Sendable {
 
     /// A whole number in the API's id range, or nil.
     static func integer(_ number: Double) -> Int? {
-        guard number == number.rounded(), number >= 0, number <= Double(Int32.max) else { return nil }
+        guard number == number.rounded(), number >= 0, number <= Double(RecordKind.ids.upperBound) else { return nil }
         return Int(number)
     }
 

@@ -35,14 +35,9 @@ struct PublicQuery: Sendable {
         return number >= 1e15 ? Int(1e15) : Int(number)
     }
 
-    /// Whether this query of a list of `kind` can match nothing, known without asking: a page
-    /// past any list there is (20 million records), or a status or gender outside its values
-    /// (the API matches them as patterns; rnm knows their values).
+    /// Whether this query of a list of `kind` can match nothing (``RecordKind/matchesNothing(page:filter:)``).
     func matchesNothing(in kind: RecordKind) -> Bool {
-        page > RickAndMortyEndpoints.maxPage
-            || kind.fixedValues.contains { name, values in
-                filter(name).map { !values.contains($0.lowercased()) } ?? false
-            }
+        kind.matchesNothing(page: page) { filter($0) }
     }
 
     /// `&name=rick&status=alive`: the allowed filters present, in the request's order, as the

@@ -21,8 +21,6 @@ struct RickAndMortyEndpoints: Sendable {
     static let nothingHere = "There is nothing here"
     /// The Express server's own 404 for an unknown path (with the period it has there).
     static let unknownPath = "There is nothing here."
-    /// The highest page the services answer (their `page` limit).
-    static let maxPage = 1_000_000
 
     /// `GET /api`.
     func root() -> Response {

@@ -128,9 +128,8 @@ struct CharactersCommand: AsyncParsableCommand {
                 print(
                     Table(
                         headers: ["STATUS", "CHARACTERS"],
-                        rows: [
-                            ["alive", String(stats.byStatus.alive)], ["dead", String(stats.byStatus.dead)],
-                            ["unknown", String(stats.byStatus.unknown)], ["total", String(stats.total)],
+                        rows: stats.byStatus.rows.map { [$0.status, String($0.count)] } + [
+                            ["total", String(stats.total)]
                         ]
                     ).render(wide: global.wide))
             }
