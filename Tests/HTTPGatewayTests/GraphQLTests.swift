@@ -168,6 +168,21 @@ struct GraphQLTests {
             #expect(again.response.header("Cache-Status") == "rnm; hit" && again.response.body == first.response.body)
             let other = try await http.graphQL(query, variables: ["id": 5])
             #expect(path(other.data, "character", "name") as? String == "Jerry Smith")
+            // A repeated GET answer is a REST hit's: its ETag gets a 304 with no body, and a
+            // client that takes gzip gets the compressed copy (a page of names is over 1 KiB).
+            let names = "{ characters(page: 2) { results { name status species } } }"
+            _ = try await http.graphQLGet(names)
+            let kept = try await http.graphQLGet(names)
+            #expect(kept.response.header("Cache-Status") == "rnm; hit", "\(kept.response.headers)")
+            let etag = try #require(kept.response.header("ETag"))
+            let unchanged = try await http.graphQLGet(names, headers: [("If-None-Match", etag)])
+            #expect(unchanged.response.status == 304 && unchanged.response.body.isEmpty)
+            let gzipped = try await http.graphQLGet(names, headers: [("Accept-Encoding", "gzip")])
+            #expect(gzipped.response.header("Content-Encoding") == "gzip", "\(gzipped.response.headers)")
+            #expect(gzipped.response.header("Vary")?.contains("Accept") == true)
+            // A POST is no conditional read: the whole answer, whatever If-None-Match says.
+            let posted = try await http.graphQL(query, variables: ["id": 4], headers: [("If-None-Match", "*")])
+            #expect(posted.response.status == 200 && posted.response.body == first.response.body)
 
             let schema = try await http.graphQL(
                 #"{ __schema { queryType { name } } __type(name: "Character") { fields { name type { kind } } } }"#)

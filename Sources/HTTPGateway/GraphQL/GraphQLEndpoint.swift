@@ -88,7 +88,7 @@ struct GraphQLEndpoint: Sendable {
         }
         let key = Self.answerKey(body, contentType: answering.contentType)
         if let (kept, storedAt) = answers.lookup(key) {
-            return repeated(kept, storedAt: storedAt)
+            return repeated(kept, storedAt: storedAt, to: request.head)
         }
         if let kept = schemaAnswers.entry(for: key)?.value {
             return answer(kept, report: nil, status: .ok, contentType: answering.contentType)
@@ -98,12 +98,12 @@ struct GraphQLEndpoint: Sendable {
         case .success(let admitted): ticket = admitted
         case .failure(let refusal): return busy(refusal.message(limits), contentType: answering.contentType)
         }
-        let isGet = request.method == .get
+        let head = request.head
         let context = QueryContext(
             reader: reader, shapes: shapes, limits: limits, admission: admission, ticket: ticket)
         let answered = await workers.run(within: limits.timeout) { [self] in
             defer { admission.leave(client, ticket: ticket, records: context.recordsHeld) }
-            return await work(body, key: key, isGet: isGet, context: context, answering: answering)
+            return await work(body, key: key, request: head, context: context, answering: answering)
         }
         guard let answered else {
             admission.abandon(ticket)
@@ -126,8 +126,9 @@ struct GraphQLEndpoint: Sendable {
 
     /// Prepares, runs and encodes the query: the part that costs CPU, on the GraphQL threads.
     private func work(
-        _ body: GraphQLRequest, key: String, isGet: Bool, context: QueryContext, answering: Answering
+        _ body: GraphQLRequest, key: String, request: HTTPRequest, context: QueryContext, answering: Answering
     ) async -> Response {
+        let isGet = request.method == .get
         let contentType = answering.contentType
         let document: Document
         switch documents.prepare(body.query) {
@@ -166,9 +167,14 @@ struct GraphQLEndpoint: Sendable {
         if errors.isEmpty, result.data != nil, let freshness = report?.freshness, freshness.source == .cache,
             !freshness.stale, freshness.revalidating != true
         {
-            answers.store(
+            let now = ContinuousClock.now
+            if let kept = answers.store(
                 key, body: bytes, contentType: contentType, age: Int(response.headers[.age] ?? "") ?? 0,
-                route: "/graphql")
+                route: "/graphql", now: now)
+            {
+                // Sent as its repeats will be (its ETag, gzip), as a REST answer just kept is.
+                return repeated(kept, storedAt: now, to: request)
+            }
         }
         return response
     }
@@ -182,11 +188,20 @@ struct GraphQLEndpoint: Sendable {
         return "graphql\u{0}\(contentType)\u{0}\(request.operationName ?? "")\u{0}\(variables)\u{0}\(request.query)"
     }
 
-    /// An answer repeated from the micro-cache (``ResponseCache/Entry/headers(storedAt:now:)``).
-    private func repeated(_ kept: ResponseCache.Entry, storedAt: ContinuousClock.Instant) -> Response {
-        var headers = kept.headers(storedAt: storedAt)
-        headers[.vary] = "Accept"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: kept.body))
+    /// An answer repeated from the micro-cache as a REST hit is (``ResponseCache/Entry/answer(_:headers:storedAt:now:)``:
+    /// `304` for a matching `If-None-Match` on a `GET`, the gzipped copy to a client that
+    /// takes it), varying by `Accept` too.
+    private func repeated(
+        _ kept: ResponseCache.Entry, storedAt: ContinuousClock.Instant, to request: HTTPRequest
+    ) -> Response {
+        var conditions = request.headerFields
+        // A POST is not a conditional read (RFC 9110 §13.1.2: a 304 answers only GET and HEAD).
+        if request.method == .post { conditions[.ifNoneMatch] = nil }
+        var (status, headers, body) = kept.answer(
+            request.method == .head ? .head : .get, headers: conditions, storedAt: storedAt, now: .now)
+        headers[.vary] = headers[.vary].map { "Accept, " + $0 } ?? "Accept"
+        return Response(
+            status: status, headers: headers, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
     }
 
     // MARK: - Reading the request

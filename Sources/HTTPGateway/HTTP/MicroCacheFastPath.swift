@@ -82,11 +82,10 @@ final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let trace = RequestTrace.continuing(traceparent: request.headerFields[.traceparent])
         var (status, headers, body) = entry.answer(
             request.method, headers: request.headerFields, storedAt: storedAt, now: now)
-        headers[.accessControlAllowOrigin] = "*"
-        headers[.traceparent] = trace.traceparent
+        PublicHeaders.stamp(&headers, path: target, traceparent: trace.traceparent)
         headers[.date] = HTTPDate.now()
+        // ``KeepAliveHandler`` marked the request, and says `Connection: close` on the answer.
         let close = request.headerFields[.connection] == "close"
-        if close { headers[.connection] = "close" }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         if close {

@@ -33,7 +33,7 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
             metrics.answered(route: route, status: 500, after: ContinuousClock.now - started)
             throw error
         }
-        response.headers[.traceparent] = trace.traceparent
+        PublicHeaders.stamp(&response.headers, path: request.uri.path, traceparent: trace.traceparent)
         metrics.answered(route: route, status: response.status.code, after: ContinuousClock.now - started)
         return response
     }

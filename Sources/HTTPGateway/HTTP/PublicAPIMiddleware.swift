@@ -4,8 +4,8 @@ import Hummingbird
 /// What every HTTPGateway response gets, whatever the route: only GET and HEAD, and POST on the
 /// paths that read with it (GraphQL) (405 with `Allow` otherwise; nothing that changes data is
 /// served over HTTP; OPTIONS answers a browser's preflight), a bounded request target
-/// (414), the API's own 404 body for an unknown path, and `Access-Control-Allow-Origin: *` as
-/// the public API sends it (but on `/metrics`).
+/// (414) and the API's own 404 body for an unknown path (`Access-Control-Allow-Origin` is
+/// ``PublicHeaders``', stamped with the trace by ``ObservabilityMiddleware``).
 struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxURLBytes: Int
     /// Paths (lowercased, no trailing slash) that take POST.
@@ -42,10 +42,6 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
             } catch let error as HTTPError where error.status == .notFound {
                 response = PublicResponse.error(RickAndMortyEndpoints.unknownPath, status: .notFound)
             }
-        }
-        // Not on `/metrics` or the probes: not a public API, and no other origin's page should read them.
-        if !PublicAPIRoutes.privatePaths.contains(Self.routePath(request.uri.path)) {
-            response.headers[.accessControlAllowOrigin] = "*"
         }
         return response
     }
