@@ -320,3 +320,11 @@ if Context.environment["RNM_FUZZ"] != nil {
         ))
     package.products.append(.executable(name: "FuzzMessaging", targets: ["FuzzMessaging"]))
 }
+
+// A warning in rnm's own code fails the build where it counts: CI sets RNM_WARNINGS_AS_ERRORS
+// (.ci/run). Only rnm's targets: the dependencies' warnings are theirs to fix.
+if Context.environment["RNM_WARNINGS_AS_ERRORS"] != nil {
+    for target in package.targets {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}

@@ -55,7 +55,7 @@ struct DamagedDatabaseTests {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        try await queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try await queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try queue.close()
         try damage.apply(to: path)
         let damagedSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil

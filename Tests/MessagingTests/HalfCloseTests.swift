@@ -21,7 +21,7 @@ struct HalfCloseTests {
         }
         var tail = tail
         all.writeBuffer(&tail)
-        try await raw.channel.channel.writeAndFlush(all)
+        try await raw.channel.writeAndFlush(all)
     }
 
     @Test(
@@ -30,7 +30,7 @@ struct HalfCloseTests {
         let server = try await RunningServer.start(handler: TestHandler(), maxInFlight: 1)
         let raw = try await RawConnection(socketPath: server.socketPath)
         try await sendWhilePaused(ByteBuffer(), to: raw)
-        try await raw.channel.channel.close(mode: .output)
+        try await raw.channel.close(mode: .output)
         var ids: [Int64] = []
         while let reply = try await raw.next(seconds: 5) { ids.append(reply.integerID ?? -1) }
         #expect(ids.sorted() == [1, 2])

@@ -44,7 +44,7 @@ struct ServerTests {
         var bad = ByteBuffer(string: #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"s":""#)
         bad.writeBytes([0xC3, 0x28])
         bad.writeString(#""}}"#)
-        try await raw.channel.outbound.write(FrameBuilder.frame(payload: bad))
+        try await raw.sendFrame(bad)
         let utf8Reply = try #require(try await raw.next())
         #expect(utf8Reply.errorCode?.rawValue == -32700)
         #expect(utf8Reply.rawID.map { String(buffer: $0) } == "null")

@@ -49,9 +49,9 @@ extension FaultSuite {
 
                 let uncached = await rpcError {
                     if role == .characters {
-                        try await client.call(RPCMethods.charactersGet, IDParams(id: 200 + index))
+                        _ = try await client.call(RPCMethods.charactersGet, IDParams(id: 200 + index))
                     } else {
-                        try await client.call(RPCMethods.universitiesList, .init(country: uncachedCountries[index]))
+                        _ = try await client.call(RPCMethods.universitiesList, .init(country: uncachedCountries[index]))
                     }
                 }
                 slowest = max(slowest, ContinuousClock.now - started)

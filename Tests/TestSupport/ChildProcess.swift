@@ -29,7 +29,7 @@ public final class ChildProcess: @unchecked Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         if let logPath {
-            FileManager.default.createFile(atPath: logPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         } else if ProcessInfo.processInfo.environment["RNM_TEST_LOG"] == nil {
             process.standardError = FileHandle.nullDevice

@@ -3,43 +3,39 @@ import NIOCore
 import NIOPosix
 
 /// A connection that sends arbitrary bytes and reads frames back, for protocol abuse tests.
+/// A plain channel (NIO's `NIOAsyncChannel` outside `executeThenClose` is deprecated): frames
+/// arrive through a handler into a stream, bytes go out with `writeAndFlush`.
 public final class RawConnection: Sendable {
-    public let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    public let channel: any Channel
     private let frames: AsyncStream<Envelope?>
-    private let continuation: AsyncStream<Envelope?>.Continuation
-    private let reader: Task<Void, Never>
 
     public init(socketPath: String) async throws {
-        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(unixDomainSocketPath: socketPath) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(FrameDecoder(maxFrameBytes: 1 << 24)))
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
         let (stream, continuation) = AsyncStream.makeStream(of: Envelope?.self)
         frames = stream
-        self.continuation = continuation
-        let channel = self.channel
-        reader = Task {
-            do {
-                for try await payload in channel.inbound {
-                    continuation.yield(try? Envelope(parsing: payload))
+        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(FrameDecoder(maxFrameBytes: 1 << 24)),
+                        FrameCollector(continuation: continuation))
                 }
-            } catch {}
-            continuation.finish()
-        }
+            }
+            .connect(unixDomainSocketPath: socketPath).get()
     }
 
     /// Writes bytes as they are (no framing added).
     public func sendRaw(_ bytes: [UInt8]) async throws {
-        try await channel.outbound.write(ByteBuffer(bytes: bytes))
+        try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
     }
 
     /// Writes one frame around `json`.
     public func send(_ json: String) async throws {
-        try await channel.outbound.write(FrameBuilder.frame(payload: ByteBuffer(string: json)))
+        try await sendFrame(ByteBuffer(string: json))
+    }
+
+    /// Writes one frame around `payload`, whatever it holds.
+    public func sendFrame(_ payload: ByteBuffer) async throws {
+        try await channel.writeAndFlush(FrameBuilder.frame(payload: payload))
     }
 
     /// The next frame received; nil when the connection closed first.
@@ -53,19 +49,41 @@ public final class RawConnection: Sendable {
 
     /// Waits until the peer closes the connection.
     public func waitForClose(seconds: Double = 5) async throws {
-        let channel = self.channel.channel
+        let channel = self.channel
         try await within(seconds, "connection closed") { try? await channel.closeFuture.get() }
     }
 
     deinit {
-        channel.outbound.finish()
-        channel.channel.close(promise: nil)
+        channel.close(promise: nil)
     }
 
     public func close() {
-        channel.outbound.finish()
-        channel.channel.close(promise: nil)
-        reader.cancel()
+        channel.close(promise: nil)
+    }
+}
+
+/// Each frame's payload into the stream (nil for one that does not parse); the stream ends
+/// when the connection does.
+private final class FrameCollector: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    let continuation: AsyncStream<Envelope?>.Continuation
+
+    init(continuation: AsyncStream<Envelope?>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        continuation.yield(try? Envelope(parsing: unwrapInboundIn(data)))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        continuation.finish()
+        context.close(promise: nil)
     }
 }
 

@@ -57,7 +57,8 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
         context.write(
             wrapOutboundOut(.head(HTTPResponse(status: .serviceUnavailable, headerFields: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     private func decide(context: ChannelHandlerContext) {

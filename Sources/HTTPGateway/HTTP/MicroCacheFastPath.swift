@@ -90,7 +90,8 @@ final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         if close {
             closing = true
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
         } else {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }

@@ -67,7 +67,7 @@ struct ServiceGauges: Sendable {
     func updateFileSizes() {
         for (path, gauge) in files {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            gauge.record(size ?? 0)
+            gauge.record(size)
         }
     }
 }
