@@ -5,7 +5,8 @@
 
 podman runs one pod per Deployment, named after it (NAME-pod-0), and its claims as named volumes:
 two copies on one machine need their own names, claims and ports (they share the host's
-network). KEY=VALUE pairs are more settings; they go into the ConfigMap because in podman 4.3
+network), and so do its emptyDirs (podman 4.3 makes each a named volume of the pod volume's
+name, shared by every pod that names it so). KEY=VALUE pairs are more settings; they go into the ConfigMap because in podman 4.3
 `envFrom` wins over `env`. Only the kinds podman plays are kept (Deployment, ConfigMap,
 PersistentVolumeClaim, Secret)."""
 import sys
@@ -32,6 +33,15 @@ for d in kept:
         d["data"].update(extra)
     if d["kind"] == "Deployment":
         pod = d["spec"]["template"]["spec"]
+        # podman 4.3 makes an emptyDir a named volume called as the pod's volume: two copies'
+        # `sockets` would be one folder, and each copy's Gateway would bind the other's socket.
+        for v in pod.get("volumes", []):
+            if "emptyDir" in v:
+                v["name"] = f"{name}-{v['name']}"
+        for c in pod["containers"]:
+            for m in c.get("volumeMounts", []):
+                if any(v["name"] == f"{name}-{m['name']}" for v in pod["volumes"]):
+                    m["name"] = f"{name}-{m['name']}"
         for v in pod.get("volumes", []):
             claim = v.get("persistentVolumeClaim")
             if claim:
