@@ -148,8 +148,10 @@ struct WebAppTests {
             system.characterUpstream.fault = .status(500)
             let stale = try await http.get("/app/characters/1")
             #expect(stale.status == 200)
-            #expect(stale.text.contains("Offline — showing data cached at"))
-            #expect(stale.text.contains("upstream answered HTTP 500"))
+            #expect(
+                stale.text.contains(
+                    "The Rick and Morty API answered with an error (HTTP 500); showing data cached at <time datetime="))
+            #expect(stale.text.contains("<details><summary>Details</summary><p>upstream answered HTTP 500"))
             system.kill(.characters)
             _ = try await system.process(.characters)?.waitForExit()
             let down = try await http.get("/app/characters/1")
@@ -249,8 +251,14 @@ struct WebAppTests {
                 #expect(refreshed.status == 303 && refreshed.header("location") == screen, "\(refreshed.status)")
                 let shown = try await http.get(screen)
                 #expect(shown.status == 200)
-                #expect(shown.text.contains("Not refreshed — showing data cached at "), "\(target)")
-                #expect(shown.text.contains("upstream unreachable"), "the upstream's failure in words: \(target)")
+                let api = target.contains("universities") ? "The universities API" : "The Rick and Morty API"
+                let headline = try #require(noticeHeadline(shown.text), "\(target)")
+                #expect(
+                    headline.hasPrefix("Not refreshed. \(api) could not be reached; showing data cached at <time "),
+                    "\(headline)")
+                // libcurl's words stay a detail, never the headline.
+                #expect(!headline.contains("connect") && !headline.contains("127.0.0.1"), "\(headline)")
+                #expect(shown.text.contains("<details><summary>Details</summary><p>upstream unreachable"))
             }
             // Without the mark, the same screen is the cached list, saying nothing of a refresh.
             #expect(!(try await http.get("/app/characters?status=dead&page=2").text.contains("Not refreshed")))

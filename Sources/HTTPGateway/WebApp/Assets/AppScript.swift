@@ -1,9 +1,20 @@
-/// The web app's one script, for what must be live: the sync's progress bar. Every screen
-/// works without it (the sync's form posts and the page shows the progress when reloaded).
+/// The web app's one script, for what must be live: the sync's progress bar, and times in the
+/// reader's own time zone. Every screen works without it (the sync's form posts and the page
+/// shows the progress when reloaded; times read in UTC, saying so).
 enum AppScript {
     static let javaScript = """
         "use strict";
         document.addEventListener("DOMContentLoaded", () => {
+          // Times: the page says them in UTC ("26 Nov 2026, 19:07 UTC"); here the same layout in
+          // the reader's zone, the exact timestamp kept in datetime and shown on hover.
+          const local = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric",
+            hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" });
+          for (const time of document.querySelectorAll("time[datetime]")) {
+            const date = new Date(time.dateTime);
+            if (Number.isNaN(date.getTime())) continue;
+            time.title = time.dateTime;
+            time.textContent = local.format(date);
+          }
           const form = document.querySelector("form[data-sync]");
           const panel = document.querySelector("[data-progress]");
           if (!form || !panel) return;

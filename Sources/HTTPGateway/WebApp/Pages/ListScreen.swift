@@ -8,6 +8,8 @@ struct ListScreen {
     struct FilterField {
         struct Option {
             var value: String
+            /// As the cards and a record's page show the value ("Alive").
+            var label: String
             var selected: Bool
         }
 
@@ -49,7 +51,7 @@ struct ListScreen {
         _ type: Record.Type, page result: Fresh<Page<Record>>, query: PublicQuery, csrf: String
     ) {
         let kind = Record.kind
-        let heading = kind.plural.capitalized
+        let heading = PageFrame.label(of: kind.appPath) ?? kind.plural.capitalized
         let given = Self.filters(kind, query)
         frame = PageFrame(
             title: result.page > 1 ? "\(heading), page \(result.page)" : heading, current: kind.appPath,
@@ -61,7 +63,7 @@ struct ListScreen {
             let fixed = kind.fixedValues[name] ?? []
             return FilterField(
                 name: name, label: name.capitalized, value: value,
-                options: fixed.map { .init(value: $0, selected: $0 == value.lowercased()) })
+                options: fixed.map { .init(value: $0, label: $0.capitalized, selected: $0 == value.lowercased()) })
         }
         clear = given.isEmpty ? nil : kind.appPath
         refresh =
