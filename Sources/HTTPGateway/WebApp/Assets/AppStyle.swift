@@ -32,6 +32,9 @@ enum AppStyle {
         .notice p { margin: 0; } .notice details, td details { font-size: .85rem; margin-top: 4px; }
         summary { cursor: pointer; }
         .empty { border-left: 4px solid var(--line); padding: 2px 12px; } .empty p { margin: 6px 0; }
+        /* The filters fold into one line at a phone's width (the script folds them when none is
+           set); wider, they are always open and the line is not shown. */
+        details.filter-panel > summary { display: none; }
         form.filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin-bottom: 16px; }
         form.filters label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
         input, select, button { font: inherit; color: var(--fg); background: var(--card);
@@ -62,6 +65,9 @@ enum AppStyle {
           .card img { width: 56px; height: 56px; flex: none; margin: 8px 0 8px 8px; border-radius: 50%; }
           .card .body { padding: 8px 12px; min-width: 0; }
           .card img + .body p + p { display: none; }
+          details.filter-panel > summary { display: list-item; min-height: 40px; padding: 8px 0; color: var(--accent); }
+          form.filters { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); }
+          form.filters input, form.filters select { width: 100%; }
         }
         .pager { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 20px 0; }
         .detail { display: grid; gap: 16px; grid-template-columns: minmax(0, 300px) minmax(0, 1fr); }

@@ -43,6 +43,8 @@ struct ListScreen {
     var filters: [FilterField]
     /// Where "Clear filters" goes, when filters are given.
     var clear: String?
+    /// "2 set" when filters are given: the folded filters' line says so, and they stay open.
+    var filtersSet: String?
     var refresh: RefreshForm?
     var cards: [Card]
     var pager: Pager?
@@ -66,6 +68,7 @@ struct ListScreen {
                 options: fixed.map { .init(value: $0, label: $0.capitalized, selected: $0 == value.lowercased()) })
         }
         clear = given.isEmpty ? nil : kind.appPath
+        filtersSet = given.isEmpty ? nil : "\(given.count) set"
         refresh =
             kind == .character
             ? RefreshForm(

@@ -88,13 +88,15 @@ enum WebTemplates {
 
     static let list = """
         {{> head}}<h1>{{heading}}</h1>
+        <details class="filter-panel" open{{#filtersSet}} data-kept{{/filtersSet}}><summary>Filters\
+        {{#filtersSet}} ({{.}}){{/filtersSet}}</summary>
         <form class="filters" method="get" action="{{action}}" role="search">
         {{#filters}}<label>{{label}}{{#empty(options)}}<input type="search" name="{{name}}" value="{{value}}">\
         {{/empty(options)}}{{^empty(options)}}<select name="{{name}}"><option value="">any</option>{{#options}}\
         <option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select>\
         {{/empty(options)}}</label>
         {{/filters}}<button type="submit">Filter</button>{{#clear}}<a href="{{.}}">Clear filters</a>{{/clear}}
-        </form>
+        </form></details>
         {{#refresh}}<div class="actions"><form method="post" action="{{action}}">\
         <input type="hidden" name="csrf" value="{{frame.csrf}}">{{#fields}}<input type="hidden" name="{{name}}" \
         value="{{value}}">{{/fields}}<button type="submit" class="quiet">Refresh from the upstream</button></form>\
