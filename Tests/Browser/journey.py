@@ -21,88 +21,14 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from widths import bar_contrast, phone_and_desktop
+
 checks = []
 
 
 def check(what, ok):
     checks.append((what, bool(ok)))
     print(("ok   " if ok else "FAIL ") + what, flush=True)
-
-
-# Chart text and body text sizes, bars' colours and right edges, the chart's width.
-CHART_JS = """
-    const body = parseFloat(getComputedStyle(document.body).fontSize);
-    const texts = [...document.querySelectorAll('.chart span')].map(e => e.getBoundingClientRect().height);
-    const sizes = [...document.querySelectorAll('.chart span')].map(e => parseFloat(getComputedStyle(e).fontSize));
-    const bars = [...document.querySelectorAll('.chart rect.bar')];
-    const chart = document.querySelector('.chart').getBoundingClientRect();
-    return {body: body, lineHeight: parseFloat(getComputedStyle(document.body).lineHeight) || body * 1.5,
-            sizes: sizes, heights: texts, fills: bars.map(b => getComputedStyle(b).fill),
-            right: Math.max(...bars.map(b => b.getBoundingClientRect().right)), chartRight: chart.right};
-"""
-
-
-def phone_and_desktop(driver, base, check, shot, no_sideways_scroll, suffix):
-    """The list, a detail page, the statistics and the Offline page at a phone's 375 px (the
-    device-metrics override: a headless window is at least 500 px wide) and at 1440 px."""
-    for width, height, mobile in ((375, 800, True), (1440, 1000, False)):
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
-        where = f"{width} px{suffix}"
-        driver.get(base + "/app/characters")
-        no_sideways_scroll(f"/app/characters at {where}")
-        if mobile:
-            seen = driver.execute_script(
-                "return [...document.querySelectorAll('a.card')]"
-                ".filter(c => c.getBoundingClientRect().bottom <= window.innerHeight).length")
-            # The banner of the upstreams down takes about two cards' height.
-            least = 4 if suffix else 6
-            check(f"characters at {where}: compact cards, {seen} whole in the first screen (at least {least})",
-                  seen >= least)
-            check(f"characters at {where}: the filters folded into their line",
-                  driver.execute_script("return !document.querySelector('details.filter-panel').open"))
-            # For the record: the same screen without the phone's compact rule (as before issue 38).
-            before = driver.execute_script("""
-                const sheet = [...document.styleSheets].find(s => s.href && s.href.includes('app.css'));
-                const rules = [...sheet.cssRules];
-                for (let i = rules.length - 1; i >= 0; i--) {
-                  if (rules[i].media && rules[i].cssText.includes('.card img')) sheet.deleteRule(i);
-                }
-                return [...document.querySelectorAll('a.card')]
-                  .filter(c => c.getBoundingClientRect().top < window.innerHeight).length;""")
-            print(f"info cards at least partly in the first screen without the compact rule: {before}")
-            driver.refresh()
-            cut = driver.execute_script(
-                "return [...document.querySelectorAll('.card .title')]"
-                ".filter(t => t.scrollWidth > t.clientWidth + 1).map(t => t.textContent)")
-            check(f"characters at {where}: every name whole ({cut or 'none cut'})", not cut)
-        else:
-            check(f"characters at {where}: the filters open",
-                  driver.execute_script("return document.querySelector('details.filter-panel').open"))
-        shot(f"characters-{width}{suffix}.png")
-        driver.get(base + "/app/characters/1")
-        no_sideways_scroll(f"/app/characters/1 at {where}")
-        created = driver.find_elements(By.CSS_SELECTOR, "dd time[datetime]")
-        check(f"a character's Created is a readable <time> at {where} "
-              f"({created[0].text if created else 'none'})",
-              created and re.fullmatch(r"\d{1,2} \w{3} 2017, \d\d:\d\d \S+", created[0].text)
-              and created[0].get_attribute("title") == created[0].get_attribute("datetime"))
-        shot(f"character-{width}{suffix}.png")
-        driver.get(base + "/app/stats")
-        no_sideways_scroll(f"/app/stats at {where}")
-        chart = driver.execute_script(CHART_JS)
-        check(f"the chart's text at {where} is body size or smaller ({max(chart['sizes'])} px, body "
-              f"{chart['body']} px; lines {max(chart['heights']):.0f} px)",
-              max(chart["sizes"]) <= chart["body"] and max(chart["heights"]) <= chart["lineHeight"] + 1)
-        check(f"the chart's bars at {where}: a colour per status ({chart['fills']})",
-              len(chart["fills"]) == 3 and len(set(chart["fills"])) == 3)
-        check(f"the chart's bars fit at {where} (right edge {chart['right']:.0f} ≤ {chart['chartRight']:.0f})",
-              chart["right"] <= chart["chartRight"] + 1)
-        shot(f"stats-{width}{suffix}.png")
-        driver.get(base + "/app/offline")
-        no_sideways_scroll(f"/app/offline at {where}")
-        shot(f"offline-{width}{suffix}.png")
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def main():
@@ -283,6 +209,8 @@ def main():
         dark_contrast = driver.execute_script(contrast_js)
         check(f"readable contrast in dark mode (lowest {dark_contrast:.1f}:1)", dark_contrast >= 4.5)
         shot("characters-dark.png")
+        bar_contrast(driver, base, check, "dark")
+        shot("stats-dark.png")
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
         for pid in args.upstream_pids.split():

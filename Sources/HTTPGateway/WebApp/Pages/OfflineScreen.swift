@@ -22,6 +22,8 @@ struct OfflineScreen {
         var total: Int
         var done: Int?
         var summary: String
+        /// The upstream's own words when the sync stopped on it.
+        var detail: String?
     }
 
     var frame: PageFrame
@@ -53,6 +55,6 @@ struct OfflineScreen {
         }
         self.sync = Sync(
             running: sync.running, hidden: !sync.running && !sync.finished, total: max(sync.total, 1),
-            done: sync.total > 0 ? sync.done : nil, summary: sync.summary)
+            done: sync.total > 0 ? sync.done : nil, summary: sync.summary, detail: sync.detail)
     }
 }

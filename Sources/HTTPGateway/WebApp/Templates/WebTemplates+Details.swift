@@ -76,7 +76,8 @@ extension WebTemplates {
         {{/sync.running}}>Make available offline</button></form></div>
         {{#sync}}<div data-progress data-running="{{running}}"{{#hidden}} hidden{{/hidden}}>
         <label>Progress <progress max="{{total}}"{{#done}} value="{{.}}"{{/done}}></progress></label>
-        <p data-progress-text role="status">{{summary}}</p></div>{{/sync}}
+        <p data-progress-text role="status">{{summary}}</p>{{#detail}}<details><summary>Details</summary>{{.}}\
+        </details>{{/detail}}</div>{{/sync}}
         {{> foot}}
         """
 
