@@ -170,6 +170,18 @@ public struct CharacterStats: Codable, Sendable, Equatable {
     public var byStatus: ByStatus
 }
 
+extension CharacterStats.ByStatus {
+    /// The count of one of ``CharacterListParams/statuses`` (nil for another word).
+    public subscript(status: String) -> Int? {
+        switch status.lowercased() {
+        case "alive": alive
+        case "dead": dead
+        case "unknown": unknown
+        default: nil
+        }
+    }
+}
+
 /// `characters.image`: the avatar's bytes.
 public struct CharacterImage: Codable, Sendable, Equatable {
     public var id: Int

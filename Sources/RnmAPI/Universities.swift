@@ -72,6 +72,15 @@ public struct UniversityList: Codable, Sendable, Equatable {
     public var items: [University]
 }
 
+extension UniversityList {
+    /// What an empty country says (rnmctl and the web app): the upstream knows countries by
+    /// their whole English names, so a misspelt or unknown one finds nothing.
+    public static func noneIn(_ country: String) -> String {
+        "no universities in \"\(country)\": the upstream matches whole country names in English, "
+            + "such as \"United Arab Emirates\" or \"United States\""
+    }
+}
+
 /// `universities.get`.
 public struct UniversityDetail: Codable, Sendable, Equatable {
     public var university: University

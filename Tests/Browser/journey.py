@@ -21,6 +21,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from widths import bar_contrast, phone_and_desktop
+
 checks = []
 
 
@@ -125,7 +127,7 @@ def main():
         check("an episode with its characters", "S01E01: Pilot" in text() and "Rick Sanchez" in text())
         driver.get(base + "/app/stats")
         check("statistics: numbers and a chart", re.search(r"\d+ characters\.", text()) and
-              driver.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar"))
+              driver.find_elements(By.CSS_SELECTOR, ".chart rect.bar"))
         shot("stats.png")
         console_clean("locations, episodes, statistics")
 
@@ -165,9 +167,8 @@ def main():
         for path in ("/app/characters", "/app/characters/1", "/app/universities", "/app/offline", "/app/stats"):
             driver.get(base + path)
             no_sideways_scroll(path)
-        driver.get(base + "/app/characters")
-        shot("characters-phone.png")
         driver.set_window_size(1440, 1000)
+        phone_and_desktop(driver, base, check, shot, no_sideways_scroll, "")
 
         driver.get(base + "/app/characters")
         body = driver.find_element(By.TAG_NAME, "body")
@@ -208,14 +209,18 @@ def main():
         dark_contrast = driver.execute_script(contrast_js)
         check(f"readable contrast in dark mode (lowest {dark_contrast:.1f}:1)", dark_contrast >= 4.5)
         shot("characters-dark.png")
+        bar_contrast(driver, base, check, "dark")
+        shot("stats-dark.png")
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
         for pid in args.upstream_pids.split():
             os.kill(int(pid), signal.SIGTERM)
         time.sleep(0.5)
         driver.get(base + "/app/characters/2")
-        check("upstreams stopped: the page says it is offline, in words",
-              "Offline — showing data cached at" in text())
+        check("upstreams stopped: the page says so in a person's words, libcurl's only as a detail",
+              "The Rick and Morty API could not be reached; showing data cached at" in text()
+              and "connect" not in driver.find_element(By.CSS_SELECTOR, ".notice p").text)
+        phone_and_desktop(driver, base, check, shot, no_sideways_scroll, "-upstreams-down")
         shot("offline-notice.png")
         console_clean("offline notice")
         # Pull-to-refresh with the upstreams gone: the browser ends on the list's own address,
@@ -226,7 +231,7 @@ def main():
               driver.current_url.endswith("/app/characters?status=dead&page=1&refresh=failed")
               or driver.current_url.endswith("/app/characters?status=dead&refresh=failed"))
         check("a failed refresh says so, with the cached list below",
-              "Not refreshed — showing data cached at" in text()
+              "Not refreshed. The Rick and Morty API could not be reached; showing data cached at" in text()
               and len(driver.find_elements(By.CSS_SELECTOR, "a.card")) > 0)
         driver.refresh()
         check("reloading it shows the same screen",

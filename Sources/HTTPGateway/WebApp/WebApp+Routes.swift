@@ -121,7 +121,14 @@ extension WebApp {
                 let query = PublicQuery(request.uri.query)
                 let params = UniversityListParams(country: query.filter("country"), name: query.filter("name"))
                 let list = try await reader.call(RPCMethods.universitiesList, params)
-                var screen = UniversitiesScreen(list, name: params.name, csrf: token.value)
+                // An empty country: whether the mirror is made yet, for the explanation.
+                var mirrorComplete: Bool?
+                if UniversitiesScreen.countryIsEmpty(list) {
+                    let health = try? await reader.call(RPCMethods.universitiesHealth, NoParams())
+                    mirrorComplete = health.map { $0.mirror?.complete == true }
+                }
+                var screen = UniversitiesScreen(
+                    list, name: params.name, mirrorComplete: mirrorComplete, csrf: token.value)
                 if let notice = await notRefreshedNotice(query, .universities, list.freshness) {
                     screen.frame.notice = notice
                 }
@@ -160,8 +167,9 @@ extension WebApp {
                 async let universities = Self.outcome {
                     try await reader.call(RPCMethods.universitiesHealth, NoParams())
                 }
-                let health: [(String, Result<ServiceHealth, any Error>)] = [
-                    ("Characters, locations, episodes", await characters), ("Universities", await universities),
+                let health: [(String, ServiceName, Result<ServiceHealth, any Error>)] = [
+                    ("Characters, locations, episodes", .characters, await characters),
+                    ("Universities", .universities, await universities),
                 ]
                 return WebPage.render(
                     "offline", OfflineScreen(health: health, sync: sync.current, csrf: token.value), token: token)

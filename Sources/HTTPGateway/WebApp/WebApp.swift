@@ -61,15 +61,15 @@ struct WebApp: Sendable {
 
     /// What a screen reached after a failed refresh (its `query` marked) says above what rnm
     /// has cached: the service's last upstream error (its health), in the words of the offline
-    /// notice; nil for a screen not so reached (and no call is made).
+    /// notice after "Not refreshed."; nil for a screen not so reached (and no call is made).
     func notRefreshedNotice(
         _ query: PublicQuery, _ service: ServiceName, _ freshness: Freshness
     ) async -> PageFrame.Notice? {
         guard query.filter(Self.notRefreshed) != nil else { return nil }
         var health: ServiceHealth?
         if let method = RPCMethods.health(of: service) { health = try? await reader.call(method, NoParams()) }
-        let why = health?.upstream.lastError ?? freshness.upstreamError ?? "the upstream did not answer"
-        return PageFrame.Notice(text: "Not refreshed — showing data cached at \(freshness.fetchedAt): \(why)")
+        let why = health?.upstream.lastError ?? freshness.upstreamError
+        return PageFrame.staleNotice(freshness, service, because: why, lead: "Not refreshed. ")
     }
 
     // MARK: - Serving

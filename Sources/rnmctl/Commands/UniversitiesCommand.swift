@@ -119,9 +119,7 @@ private func printUniversities(_ list: Fresh<UniversityList>, asked country: Str
                 : "\(plural(list.count, "university", "universities")) of every country match \"\(name ?? "")\""
                     + (total > list.count ? " (the first \(list.count) of \(total))" : ""))
     } else if total == 0 {
-        print(
-            "no universities in \"\(list.country)\": the upstream matches whole country names in English, "
-                + "such as \"United Arab Emirates\" or \"United States\"")
+        print(UniversityList.noneIn(list.country))
     } else if let name, !name.isEmpty {
         print(
             list.count == 0

@@ -29,6 +29,12 @@ enum AppStyle {
         h2 { font-size: 1.2rem; margin: 24px 0 8px; }
         .notice { background: var(--warn-bg); color: var(--warn-fg); border-radius: 8px; padding: 10px 14px;
           margin: 0 0 16px; overflow-wrap: anywhere; }
+        .notice p { margin: 0; } .notice details, td details { font-size: .85rem; margin-top: 4px; }
+        summary { cursor: pointer; }
+        .empty { border-left: 4px solid var(--line); padding: 2px 12px; } .empty p { margin: 6px 0; }
+        /* The filters fold into one line at a phone's width (the script folds them when none is
+           set); wider, they are always open and the line is not shown. */
+        details.filter-panel > summary { display: none; }
         form.filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin-bottom: 16px; }
         form.filters label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
         input, select, button { font: inherit; color: var(--fg); background: var(--card);
@@ -50,6 +56,19 @@ enum AppStyle {
         .status::before { content: "●"; margin-right: 4px; }
         .status-alive::before { color: var(--alive); } .status-dead::before { color: var(--dead); }
         .status-unknown::before { color: var(--unknown); }
+        /* At a phone's width a list is a column of compact cards: a small avatar beside the name
+           and its first line of facts, several to a screen (a full-width avatar made each card a
+           screen). Names wrap, never cut. */
+        @media (max-width: 560px) {
+          .grid { grid-template-columns: minmax(0, 1fr); gap: 8px; }
+          .card { flex-direction: row; align-items: center; }
+          .card img { width: 56px; height: 56px; flex: none; margin: 8px 0 8px 8px; border-radius: 50%; }
+          .card .body { padding: 8px 12px; min-width: 0; }
+          .card img + .body p + p { display: none; }
+          details.filter-panel > summary { display: list-item; min-height: 40px; padding: 8px 0; color: var(--accent); }
+          form.filters { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); }
+          form.filters input, form.filters select { width: 100%; }
+        }
         .pager { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 20px 0; }
         .detail { display: grid; gap: 16px; grid-template-columns: minmax(0, 300px) minmax(0, 1fr); }
         .detail img { width: 100%; max-width: 300px; height: auto; border-radius: 10px; }
@@ -70,7 +89,14 @@ enum AppStyle {
           table.stack td::before { content: attr(data-label); display: block; color: var(--muted);
             font-size: .85rem; }
         }
-        .chart rect.bar { fill: var(--accent); } .chart text { fill: var(--fg); font-size: 5px; }
+        /* The chart: label, bar, number per status, at the page's text size; the bars share the
+           width left, so it fits 375 px as well as 1440 px. */
+        .chart { display: grid; grid-template-columns: max-content minmax(0, 1fr) max-content; gap: 8px 12px;
+          align-items: center; max-width: 720px; }
+        .chart-track { display: block; width: 100%; height: 1.25rem; }
+        .chart-value { text-align: right; font-variant-numeric: tabular-nums; }
+        .chart rect.status-alive { fill: var(--alive); } .chart rect.status-dead { fill: var(--dead); }
+        .chart rect.status-unknown { fill: var(--unknown); }
         progress { width: 100%; height: 18px; }
         .muted { color: var(--muted); }
         footer { max-width: 1200px; margin: 0 auto; padding: 16px; color: var(--muted); font-size: .85rem; }

@@ -34,7 +34,9 @@ extension Character: CardRecord {
         Card(
             href: "\(Self.kind.appPath)/\(id)", image: .init(src: WebApp.avatarPath(id), alt: name), title: name,
             lines: [
-                .init(text: "\(status.capitalized) · \(species)", className: "status status-\(status.lowercased())"),
+                .init(
+                    text: "\(StatusLabel.text(status)) · \(species)",
+                    className: "status \(StatusLabel.className(status))"),
                 .init(text: "Last seen: \(location.name)", className: nil),
             ])
     }

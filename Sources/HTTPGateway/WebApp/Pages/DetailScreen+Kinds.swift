@@ -14,11 +14,11 @@ extension DetailScreen {
                 csrf: csrf),
             heading: character.name, image: Card.Image(src: WebApp.avatarPath(character.id), alt: character.name),
             fields: [
-                Field("Status", character.status), Field("Species", character.species),
+                Field("Status", StatusLabel.text(character.status)), Field("Species", character.species),
                 Field("Type", character.type.isEmpty ? "—" : character.type), Field("Gender", character.gender),
                 Field("Origin", character.origin.name, href: place(character.origin)),
                 Field("Last known location", character.location.name, href: place(character.location)),
-                Field("Created", character.created),
+                Field("Created", time: character.created),
             ],
             favorite: FavoriteForm(id: character.id, isFavorite: favorite),
             related: Related(heading: "Episodes (\(detail.episodes.count))", episodes: detail.episodes))
@@ -34,7 +34,7 @@ extension DetailScreen {
             heading: location.name,
             fields: [
                 Field("Type", location.type.isEmpty ? "—" : location.type), Field("Dimension", location.dimension),
-                Field("Created", location.created),
+                Field("Created", time: location.created),
             ],
             related: Related(
                 heading: "Residents (\(detail.residents.count))", none: "Nobody lives here.",
@@ -48,7 +48,7 @@ extension DetailScreen {
         self.init(
             frame: PageFrame(
                 title: heading, current: RecordKind.episode.appPath, freshness: [detail.freshness], csrf: csrf),
-            heading: heading, fields: [Field("Air date", episode.airDate), Field("Created", episode.created)],
+            heading: heading, fields: [Field("Air date", episode.airDate), Field("Created", time: episode.created)],
             related: Related(
                 heading: "Characters (\(detail.characters.count))", cards: detail.characters.map(\.card)))
     }
@@ -60,7 +60,8 @@ extension DetailScreen {
         let webPages = university.webPages.filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }
         self.init(
             frame: PageFrame(
-                title: university.name, current: "/app/universities", freshness: [detail.freshness], csrf: csrf),
+                title: university.name, current: "/app/universities", freshness: [detail.freshness],
+                service: .universities, csrf: csrf),
             heading: university.name,
             fields: [
                 Field(

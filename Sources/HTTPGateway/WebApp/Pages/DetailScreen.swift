@@ -9,6 +9,8 @@ struct DetailScreen {
         var text: String
         var href: String? = nil
         var external = false
+        /// A moment, shown readable with its exact timestamp kept (``TimeText``).
+        var time: TimeText? = nil
     }
 
     /// A field and its values, one a line.
@@ -23,6 +25,11 @@ struct DetailScreen {
 
         init(_ label: String, _ text: String, href: String? = nil) {
             self.init(label, [Value(text: text, href: href)])
+        }
+
+        /// A field whose value is a timestamp.
+        init(_ label: String, time iso: String) {
+            self.init(label, [Value(text: iso, time: TimeText(iso))])
         }
     }
 

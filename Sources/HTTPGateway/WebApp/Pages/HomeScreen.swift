@@ -10,7 +10,7 @@ struct HomeScreen {
     var links: [Link]
 
     init(csrf: String) {
-        frame = PageFrame(title: "rnm", current: nil, csrf: csrf)
+        frame = PageFrame(title: nil, current: nil, csrf: csrf)
         links = PageFrame.screens.map { Link(href: $0.path, label: $0.label, about: $0.about) }
     }
 }

@@ -8,6 +8,8 @@ struct ListScreen {
     struct FilterField {
         struct Option {
             var value: String
+            /// As the cards and a record's page show the value ("Alive").
+            var label: String
             var selected: Bool
         }
 
@@ -41,6 +43,8 @@ struct ListScreen {
     var filters: [FilterField]
     /// Where "Clear filters" goes, when filters are given.
     var clear: String?
+    /// "2 set" when filters are given: the folded filters' line says so, and they stay open.
+    var filtersSet: String?
     var refresh: RefreshForm?
     var cards: [Card]
     var pager: Pager?
@@ -49,7 +53,7 @@ struct ListScreen {
         _ type: Record.Type, page result: Fresh<Page<Record>>, query: PublicQuery, csrf: String
     ) {
         let kind = Record.kind
-        let heading = kind.plural.capitalized
+        let heading = PageFrame.label(of: kind.appPath) ?? kind.plural.capitalized
         let given = Self.filters(kind, query)
         frame = PageFrame(
             title: result.page > 1 ? "\(heading), page \(result.page)" : heading, current: kind.appPath,
@@ -61,9 +65,10 @@ struct ListScreen {
             let fixed = kind.fixedValues[name] ?? []
             return FilterField(
                 name: name, label: name.capitalized, value: value,
-                options: fixed.map { .init(value: $0, selected: $0 == value.lowercased()) })
+                options: fixed.map { .init(value: $0, label: $0.capitalized, selected: $0 == value.lowercased()) })
         }
         clear = given.isEmpty ? nil : kind.appPath
+        filtersSet = given.isEmpty ? nil : "\(given.count) set"
         refresh =
             kind == .character
             ? RefreshForm(

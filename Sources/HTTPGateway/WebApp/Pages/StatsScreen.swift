@@ -1,40 +1,39 @@
 import RnmAPI
 
-/// Characters per status, as numbers and a bar chart (SVG: no inline style, which the page's
-/// Content-Security-Policy forbids).
+/// Characters per status, as numbers and a bar chart. The chart is HTML (each status's label
+/// and number at the page's text size) with a bar per status drawn by SVG at a percentage of
+/// its track, so it fits any width; no inline style, which the page's Content-Security-Policy
+/// forbids. Each status has its colour, and its label and number beside it.
 struct StatsScreen {
     struct Row {
-        var status: String
+        /// As the cards show it (``StatusLabel``).
+        var label: String
+        var className: String
         var count: Int
         var percent: String
+        /// The bar's share of its track, the largest status filling it (`63.2%`).
         var barWidth: String
-        /// The row's distance from the chart's top.
-        var offset: Int
     }
 
     var frame: PageFrame
     var total: Int
     var rows: [Row]
-    var chartHeight: Int
     var chartLabel: String
 
     init(_ stats: Fresh<CharacterStats>, csrf: String) {
-        frame = PageFrame(title: "Statistics", current: "/app/stats", freshness: [stats.freshness], csrf: csrf)
+        frame = PageFrame(screen: "/app/stats", freshness: [stats.freshness], csrf: csrf)
         total = stats.total
-        let counts = [
-            ("alive", stats.byStatus.alive), ("dead", stats.byStatus.dead), ("unknown", stats.byStatus.unknown),
-        ]
+        let counts = CharacterListParams.statuses.map { ($0, stats.byStatus[$0] ?? 0) }
         let largest = max(1, counts.map(\.1).max() ?? 1)
-        rows = counts.enumerated().map { index, pair in
-            // Labels take 26 of the chart's 120 units, the count after the bar up to 14.
-            let width = 76 * Double(pair.1) / Double(largest)
-            let share = stats.total > 0 ? 100 * Double(pair.1) / Double(stats.total) : 0
+        rows = counts.map { status, count in
+            let share = stats.total > 0 ? 100 * Double(count) / Double(stats.total) : 0
             return Row(
-                status: pair.0, count: pair.1, percent: String(format1: share),
-                barWidth: String(format1: max(width, 0.5)), offset: 2 + index * 10)
+                label: StatusLabel.text(status), className: StatusLabel.className(status), count: count,
+                percent: String(format1: share),
+                // A sliver for none, so that the track still shows where the bar would be.
+                barWidth: String(format1: max(100 * Double(count) / Double(largest), 0.5)) + "%")
         }
-        chartHeight = counts.count * 10 + 2
-        chartLabel = counts.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+        chartLabel = rows.map { "\($0.label): \($0.count)" }.joined(separator: ", ")
     }
 }
 

@@ -14,6 +14,9 @@ final class SyncJob: Sendable {
         var done = 0
         var total = 0
         var summary = "Not started."
+        /// What the upstream itself said when the sync stopped on it (the page shows it as a
+        /// detail; the summary says it in words).
+        var detail: String?
     }
 
     private let state = Mutex(State())
@@ -55,29 +58,40 @@ final class SyncJob: Sendable {
             finish("Available offline: " + summary.joined(separator: "; ") + ".", completed: true)
         } catch {
             let done = summary.isEmpty ? "" : " (done: \(summary.joined(separator: "; ")))"
-            finish("\(Self.stopped(error))\(done).", completed: false)
+            let (why, detail) = Self.stopped(error)
+            finish("\(why)\(done).", completed: false, detail: detail)
         }
     }
 
     /// Why a sync stopped, as rnmctl says it: an upstream failure in the service's words (what
     /// it could not fetch, and that the previous mirror stays in force), not the API's "nothing
-    /// cached", which is false of a mirror; anything else as the API says it.
-    static func stopped(_ error: any Error) -> String {
-        if let error = error as? RPCError, error.code == .upstreamUnavailable, let first = error.message.first {
-            return first.uppercased() + error.message.dropFirst()
-        }
-        return "The sync stopped: \(PublicResponse.describe(error).message)"
+    /// cached", which is false of a mirror; anything else as the API says it. The upstream's
+    /// own failure (`the sync could not fetch <what>: <failure>; <mirror>`) is said in a
+    /// person's words (``UpstreamTrouble``), its text kept as the detail.
+    static func stopped(_ error: any Error) -> (summary: String, detail: String?) {
+        guard let error = error as? RPCError, error.code == .upstreamUnavailable, let first = error.message.first
+        else { return ("The sync stopped: \(PublicResponse.describe(error).message)", nil) }
+        let message = first.uppercased() + error.message.dropFirst()
+        guard let service = ServiceName(rawValue: error.service),
+            let start = message.firstRange(of: ": upstream ") ?? message.firstRange(of: ": all "),
+            let end = message.ranges(of: "; ").last, start.upperBound < end.lowerBound
+        else { return (message, nil) }
+        let reason = String(message[message.index(start.lowerBound, offsetBy: 2)..<end.lowerBound])
+        let words = UpstreamTrouble(reason).sentence(service)
+        let sentence = words.prefix(1).lowercased() + words.dropFirst()
+        return (String(message[..<start.upperBound]) + sentence + String(message[end.lowerBound...]), reason)
     }
 
     private func progress(_ update: ProgressUpdate, _ what: String) {
         state.withLock { ($0.done, $0.total, $0.summary) = (update.done, update.total, "\(what): \(update.message)") }
     }
 
-    private func finish(_ summary: String, completed: Bool) {
+    private func finish(_ summary: String, completed: Bool, detail: String? = nil) {
         state.withLock { state in
             state.running = false
             state.finished = true
             state.summary = summary
+            state.detail = detail
             if completed, state.total > 0 { state.done = state.total }
         }
     }

@@ -4,56 +4,6 @@ import Mustache
 import NIOCore
 import RnmAPI
 
-/// What every page shows around its content: its title, the screens, the freshness notice,
-/// the form token.
-struct PageFrame {
-    struct NavLink {
-        var href: String
-        var label: String
-        var current: Bool
-    }
-
-    struct Notice {
-        var text: String
-    }
-
-    var title: String
-    var nav: [NavLink]
-    var notice: Notice?
-    var csrf: String
-    var assetVersion = WebAssets.version
-    var version = rnmVersion
-
-    /// The screens, in the bar's order (`current` is marked for assistive technology too), with
-    /// what each is for (the home page says it).
-    static let screens: [(path: String, label: String, about: String)] = [
-        (RecordKind.character.appPath, "Characters", "cards with filters and pages, pull-to-refresh as a button"),
-        (RecordKind.location.appPath, "Locations", "places and who lives there"),
-        (RecordKind.episode.appPath, "Episodes", "every episode and its characters"),
-        ("/app/favorites", "Favorites", "the characters you marked"),
-        ("/app/stats", "Statistics", "characters per status"),
-        ("/app/universities", "Universities", "universities by country, every name whole"),
-        ("/app/offline", "Offline", "the offline mirror and the upstreams"),
-    ]
-
-    init(title: String, current: String?, freshness: [Freshness?] = [], csrf: String) {
-        self.title = title
-        self.csrf = csrf
-        nav = Self.screens.map { NavLink(href: $0.path, label: $0.label, current: $0.path == current) }
-        notice = Self.notice(freshness.compactMap { $0 })
-    }
-
-    /// "Offline — showing data cached at …: <reason>" when any part of the page came from the
-    /// cache because the upstream failed (as rnmctl's notice says it).
-    static func notice(_ parts: [Freshness]) -> Notice? {
-        guard let stale = parts.first(where: \.stale) else { return nil }
-        return Notice(
-            text: """
-                Offline — showing data cached at \(stale.fetchedAt): \(stale.upstreamError ?? "the upstream failed")
-                """)
-    }
-}
-
 /// A rendered page as a response: HTML, the security headers every page carries, and the
 /// form token's cookie when the browser has none yet.
 enum WebPage {

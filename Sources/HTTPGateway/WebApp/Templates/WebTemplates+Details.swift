@@ -6,7 +6,7 @@ extension WebTemplates {
         {{/image}}
         <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{#values}}{{^first()}}<br>{{/first()}}{{#href}}\
         <a href="{{href}}"{{#external}} rel="noopener noreferrer"{{/external}}>{{text}}</a>{{/href}}\
-        {{^href}}{{text}}{{/href}}{{/values}}</dd>{{/fields}}</dl>
+        {{^href}}{{#time}}{{> time}}{{/time}}{{^time}}{{text}}{{/time}}{{/href}}{{/values}}</dd>{{/fields}}</dl>
         {{#favorite}}<div class="actions"><form method="post" action="/app/favorites/{{id}}">\
         <input type="hidden" name="csrf" value="{{frame.csrf}}">\
         {{#isFavorite}}<input type="hidden" name="action" value="remove"><button type="submit" class="quiet">\
@@ -33,13 +33,13 @@ extension WebTemplates {
         {{> head}}<h1>Statistics</h1>
         <p>{{total}} characters.</p>
         <table><thead><tr><th scope="col">Status</th><th scope="col">Characters</th><th scope="col">Share</th></tr>\
-        </thead><tbody>{{#rows}}<tr><td><span class="status status-{{status}}">{{status}}</span></td>\
+        </thead><tbody>{{#rows}}<tr><td><span class="status {{className}}">{{label}}</span></td>\
         <td class="number">{{count}}</td><td class="number">{{percent}} %</td></tr>{{/rows}}</tbody></table>
         <h2>Characters per status</h2>
-        <svg class="chart" viewBox="0 0 120 {{chartHeight}}" role="img" aria-label="{{chartLabel}}">\
-        {{#rows}}<g transform="translate(0 {{offset}})"><text x="0" y="5">{{status}}</text>\
-        <rect class="bar" x="26" y="0" width="{{barWidth}}" height="6"></rect>\
-        <text x="{{barWidth}}" dx="28" y="5">{{count}}</text></g>{{/rows}}</svg>
+        <div class="chart" role="img" aria-label="{{chartLabel}}">{{#rows}}<span class="chart-label">{{label}}</span>\
+        <svg class="chart-track" aria-hidden="true" focusable="false"><rect class="bar {{className}}" \
+        width="{{barWidth}}" height="100%"></rect></svg><span class="chart-value">{{count}}</span>
+        {{/rows}}</div>
         {{> foot}}
         """
 
@@ -54,6 +54,9 @@ extension WebTemplates {
         <input type="hidden" name="country" value="{{country}}">\
         <input type="hidden" name="name" value="{{name}}"><button type="submit" class="quiet">Refresh from the upstream\
         </button></form><span class="muted">{{summary}}</span></div>
+        {{#noUniversities}}<div class="empty"><p>{{sentence}}</p>{{#unsynced}}<p>rnm has no offline copy of the \
+        universities yet, so it could only ask the upstream: the <a href="/app/offline">Offline page</a> makes one.\
+        </p>{{/unsynced}}</div>{{/noUniversities}}
         <ul class="plain">{{#items}}<li><a href="{{href}}">{{name}}</a>{{#place}} <span class="muted">({{.}})\
         </span>{{/place}}</li>{{/items}}</ul>
         {{> foot}}
@@ -64,15 +67,17 @@ extension WebTemplates {
         <p>What rnm holds for use without the upstreams, and how the upstreams are now.</p>
         <table class="stack"><thead><tr><th scope="col">Service</th><th scope="col">Mirror</th>\
         <th scope="col">Records</th><th scope="col">Upstream</th></tr></thead><tbody>{{#services}}<tr>\
-        <td data-label="Service">{{name}}</td><td data-label="Mirror">{{mirror}}</td>\
-        <td class="number" data-label="Records">{{records}}</td><td data-label="Upstream">{{upstream}}</td></tr>\
-        {{/services}}</tbody></table>
+        <td data-label="Service">{{name}}</td><td data-label="Mirror">{{mirror}}{{#mirrorMade}} {{> time}}\
+        {{/mirrorMade}}</td><td class="number" data-label="Records">{{records}}</td><td data-label="Upstream">\
+        {{upstream}}{{#lastAnswer}} (last answer {{> time}}){{/lastAnswer}}{{#detail}}<details><summary>Details\
+        </summary>{{.}}</details>{{/detail}}</td></tr>{{/services}}</tbody></table>
         <div class="actions"><form method="post" action="/app/offline/sync" data-sync>\
         <input type="hidden" name="csrf" value="{{frame.csrf}}"><button type="submit"{{#sync.running}} disabled\
         {{/sync.running}}>Make available offline</button></form></div>
         {{#sync}}<div data-progress data-running="{{running}}"{{#hidden}} hidden{{/hidden}}>
         <label>Progress <progress max="{{total}}"{{#done}} value="{{.}}"{{/done}}></progress></label>
-        <p data-progress-text role="status">{{summary}}</p></div>{{/sync}}
+        <p data-progress-text role="status">{{summary}}</p>{{#detail}}<details><summary>Details</summary>{{.}}\
+        </details>{{/detail}}</div>{{/sync}}
         {{> foot}}
         """
 

@@ -18,7 +18,7 @@ enum WebTemplates {
     }()
 
     static let pages: [(String, String)] = [
-        ("head", head), ("foot", foot), ("cards", cards), ("pager", pager),
+        ("head", head), ("foot", foot), ("cards", cards), ("pager", pager), ("time", time),
         ("home", home), ("list", list), ("detail", detail), ("favorites", favorites), ("stats", stats),
         ("universities", universities),
         ("offline", offline), ("error", error),
@@ -31,7 +31,7 @@ enum WebTemplates {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
-        <title>{{frame.title}} · rnm</title>
+        <title>{{frame.documentTitle}}</title>
         <link rel="icon" href="/app/assets/icon.svg" type="image/svg+xml">
         <link rel="stylesheet" href="/app/assets/app.css?v={{frame.assetVersion}}">
         <script src="/app/assets/app.js?v={{frame.assetVersion}}" defer></script>
@@ -42,7 +42,8 @@ enum WebTemplates {
         {{#frame.nav}}<a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a>
         {{/frame.nav}}</nav></header>
         <main id="main">
-        {{#frame.notice}}<p class="notice" role="status">{{text}}</p>{{/frame.notice}}
+        {{#frame.notice}}<div class="notice" role="status"><p>{{text}}{{#at}} {{> time}}{{/at}}.</p>{{#detail}}\
+        <details><summary>Details</summary><p>{{.}}</p></details>{{/detail}}</div>{{/frame.notice}}
 
         """
 
@@ -53,6 +54,12 @@ enum WebTemplates {
         </body>
         </html>
 
+        """
+
+    /// A ``TimeText``: readable, the exact timestamp in `datetime` (the script shows it in the
+    /// reader's time zone).
+    static let time = """
+        <time datetime="{{iso}}">{{text}}</time>
         """
 
     static let cards = """
@@ -81,13 +88,15 @@ enum WebTemplates {
 
     static let list = """
         {{> head}}<h1>{{heading}}</h1>
+        <details class="filter-panel" open{{#filtersSet}} data-kept{{/filtersSet}}><summary>Filters\
+        {{#filtersSet}} ({{.}}){{/filtersSet}}</summary>
         <form class="filters" method="get" action="{{action}}" role="search">
         {{#filters}}<label>{{label}}{{#empty(options)}}<input type="search" name="{{name}}" value="{{value}}">\
         {{/empty(options)}}{{^empty(options)}}<select name="{{name}}"><option value="">any</option>{{#options}}\
-        <option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/options}}</select>\
+        <option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select>\
         {{/empty(options)}}</label>
         {{/filters}}<button type="submit">Filter</button>{{#clear}}<a href="{{.}}">Clear filters</a>{{/clear}}
-        </form>
+        </form></details>
         {{#refresh}}<div class="actions"><form method="post" action="{{action}}">\
         <input type="hidden" name="csrf" value="{{frame.csrf}}">{{#fields}}<input type="hidden" name="{{name}}" \
         value="{{value}}">{{/fields}}<button type="submit" class="quiet">Refresh from the upstream</button></form>\
