@@ -147,16 +147,7 @@ public struct CharacterStats: Codable, Sendable, Equatable {
         /// Each status of ``CharacterListParams/statuses`` with its count, in that order: what a
         /// table, a chart or a JSON object of the counts lists.
         public var rows: [(status: String, count: Int)] {
-            CharacterListParams.statuses.map { ($0, count(of: $0)) }
-        }
-
-        /// The count of `status` (one of ``CharacterListParams/statuses``).
-        public func count(of status: String) -> Int {
-            switch status {
-            case "alive": alive
-            case "dead": dead
-            default: unknown
-            }
+            CharacterListParams.statuses.map { ($0, self[$0] ?? 0) }
         }
 
         public init(alive: Int, dead: Int, unknown: Int) {

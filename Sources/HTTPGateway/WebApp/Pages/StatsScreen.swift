@@ -23,7 +23,7 @@ struct StatsScreen {
     init(_ stats: Fresh<CharacterStats>, csrf: String) {
         frame = PageFrame(screen: "/app/stats", freshness: [stats.freshness], csrf: csrf)
         total = stats.total
-        let counts = CharacterListParams.statuses.map { ($0, stats.byStatus[$0] ?? 0) }
+        let counts = stats.byStatus.rows
         let largest = max(1, counts.map(\.1).max() ?? 1)
         rows = counts.map { status, count in
             let share = stats.total > 0 ? 100 * Double(count) / Double(stats.total) : 0
