@@ -1,7 +1,7 @@
 import Messaging
 
 extension Setting {
-    /// The table of settings (README "Settings", docs/PROTOCOL.md §7): each one's summary,
+    /// The table of settings (docs/SETTINGS.md, docs/PROTOCOL.md §7): each one's summary,
     /// default and range, written here once.
     public var spec: SettingSpec {
         switch self {

@@ -23,8 +23,8 @@ struct SettingsTableTests {
     }
 
     @Test(
-        "README's Settings table and PROTOCOL §7 list every setting with its default",
-        arguments: ["README.md", "docs/PROTOCOL.md"])
+        "docs/SETTINGS.md and PROTOCOL §7 list every setting with its default",
+        arguments: ["docs/SETTINGS.md", "docs/PROTOCOL.md"])
     func documented(path: String) throws {
         let lines = try Self.document(path)
         for setting in Setting.allCases {

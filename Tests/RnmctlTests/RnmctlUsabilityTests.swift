@@ -300,12 +300,15 @@ struct RnmctlUsabilityTests {
     }
 
     @Test(
-        "every rnmctl command line in README.md, and every healthcheck in docker-compose.yml, succeeds: online, and offline after a sync"
+        "every rnmctl command line in README.md and the guides in docs/, and every healthcheck in docker-compose.yml, succeeds: online, and offline after a sync"
     )
     func documentedCommands() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let guides = ["README.md", "docs/CLI.md", "docs/RUNNING.md", "docs/DEPLOY.md", "docs/OPERATIONS.md"]
+        let readme = try guides.map {
+            try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8)
+        }.joined(separator: "\n")
         let compose = try String(contentsOf: root.appendingPathComponent("docker-compose.yml"), encoding: .utf8)
         try await RnmSystem.with { system in
             let sockets = [

@@ -91,11 +91,11 @@ struct TelemetryTests {
 
 @Suite("Metrics table")
 struct MetricsTableTests {
-    @Test("README's Operate table lists every metric of RnmMetrics with its type, and no other")
+    @Test("docs/OPERATIONS.md's table lists every metric of RnmMetrics with its type, and no other")
     func documented() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("docs/OPERATIONS.md"), encoding: .utf8)
         let rows =
             readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains(" | counter |") }
             + readme.split(separator: "\n").filter {
@@ -103,12 +103,14 @@ struct MetricsTableTests {
             }
         for metric in RnmMetrics.all {
             let row = rows.first { $0.hasPrefix("| `\(metric.name)` |") }
-            #expect(row?.contains(" | \(metric.kind.rawValue) |") == true, "README has no row for \(metric.name)")
+            #expect(
+                row?.contains(" | \(metric.kind.rawValue) |") == true,
+                "docs/OPERATIONS.md has no row for \(metric.name)")
         }
         let names = Set(RnmMetrics.all.map(\.name))
         for row in rows {
             let name = row.dropFirst(3).prefix { $0 != "`" }
-            #expect(names.contains(String(name)), "README lists \(name), which RnmMetrics does not have")
+            #expect(names.contains(String(name)), "docs/OPERATIONS.md lists \(name), which RnmMetrics does not have")
         }
         #expect(Set(RnmMetrics.all.map(\.name)).count == RnmMetrics.all.count, "a metric is in the table twice")
     }

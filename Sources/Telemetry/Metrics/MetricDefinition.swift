@@ -2,7 +2,7 @@ import CoreMetrics
 
 /// One metric of rnm: its Prometheus name, its type, what it means and its labels. Every
 /// metric is one of ``RnmMetrics/all``; the recording code makes its instruments from these,
-/// the exposition takes their help text from them, and the README's table is checked against
+/// the exposition takes their help text from them, and the table in docs/OPERATIONS.md is checked against
 /// them.
 public struct MetricDefinition: Sendable, Hashable {
     /// The Prometheus type.

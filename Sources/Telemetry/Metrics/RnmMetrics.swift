@@ -101,7 +101,7 @@ public enum RnmMetrics {
         "rnm_up", .gauge, labels: ["process"],
         "1 when the process answered this scrape, 0 when it is down or unreachable.")
 
-    /// Every metric, for the exposition's help text and the README's table.
+    /// Every metric, for the exposition's help text and the table in docs/OPERATIONS.md.
     public static let all: [MetricDefinition] = [
         rpcRequests, rpcRequestDuration, rpcRequestsInFlight, rpcConnections, refused,
         upstreamRequests, upstreamRequestDuration, upstreamResponseBytes, upstreamState,
