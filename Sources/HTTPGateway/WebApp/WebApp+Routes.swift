@@ -4,58 +4,82 @@ import NIOCore
 import RnmAPI
 
 extension WebApp {
-    /// The app's routes: its screens, its writes, its assets.
+    /// The app's routes: every ``WebRoute`` (the switch is exhaustive: a new case is served or
+    /// does not compile), each with its method.
     func register(on router: Router<PublicRequestContext>) {
-        router.get("/") { request, _ in await home(request) }
-        router.get("app") { request, _ in await home(request) }
-        router.get("app/assets/app.css") { _, _ in
-            WebAssets.response(WebAssets.css, contentType: "text/css; charset=utf-8")
+        for route in WebRoute.all {
+            let path = RouterPath(stringLiteral: route.pattern)
+            switch route {
+            case .home:
+                router.get("/") { request, _ in await home(request) }
+                router.get("app") { request, _ in await home(request) }
+            case .list(let kind):
+                switch kind {
+                case .character: registerRecords(Character.self, on: router)
+                case .location: registerRecords(Location.self, on: router)
+                case .episode: registerRecords(Episode.self, on: router)
+                }
+            case .record(let kind, _):
+                router.on(path, method: route.method) { request, context in
+                    await record(kind, request, context)
+                }
+            case .refreshCharacters:
+                router.on(path, method: route.method) { request, _ in await refreshCharacters(request) }
+            case .favorites, .favorite, .stats:
+                registerFavoritesAndStats(route, at: path, on: router)
+            case .universities, .refreshUniversities, .university:
+                registerUniversities(route, at: path, on: router)
+            case .offline, .sync, .syncProgress:
+                registerOffline(route, at: path, on: router)
+            case .stylesheet:
+                router.on(path, method: route.method) { _, _ in
+                    WebAssets.response(WebAssets.css, contentType: "text/css; charset=utf-8")
+                }
+            case .script:
+                router.on(path, method: route.method) { _, _ in
+                    WebAssets.response(WebAssets.javaScript, contentType: "text/javascript; charset=utf-8")
+                }
+            case .icon:
+                router.on(path, method: route.method) { _, _ in
+                    WebAssets.response(WebAssets.icon, contentType: "image/svg+xml")
+                }
+                router.get("favicon.ico") { _, _ in WebAssets.response(WebAssets.icon, contentType: "image/svg+xml") }
+            }
         }
-        router.get("app/assets/icon.svg") { _, _ in WebAssets.response(WebAssets.icon, contentType: "image/svg+xml") }
-        router.get("favicon.ico") { _, _ in WebAssets.response(WebAssets.icon, contentType: "image/svg+xml") }
-        router.get("app/assets/app.js") { _, _ in
-            WebAssets.response(WebAssets.javaScript, contentType: "text/javascript; charset=utf-8")
-        }
-        registerRecords(Character.self, on: router)
-        registerRecords(Location.self, on: router)
-        registerRecords(Episode.self, on: router)
-        router.get("app/characters/:id") { request, context in
-            await page(request, back: RecordKind.character.appPath) { token in
-                let id = try Self.id(context)
+    }
+
+    /// A record's own page.
+    private func record(_ kind: RecordKind, _ request: Request, _ context: PublicRequestContext) async -> Response {
+        await page(request, back: kind.appPath) { token in
+            let id = try Self.id(context)
+            switch kind {
+            case .character:
                 async let detail = reader.call(RPCMethods.charactersGet, IDParams(id: id))
                 async let favorites = reader.call(RPCMethods.favoritesList, NoParams())
                 let favorite = try await favorites.items.contains { $0.id == id }
                 return WebPage.render(
                     "detail", DetailScreen(try await detail, favorite: favorite, csrf: token.value), token: token)
-            }
-        }
-        router.get("app/locations/:id") { request, context in
-            await page(request, back: RecordKind.location.appPath) { token in
-                let detail = try await reader.call(RPCMethods.locationsGet, IDParams(id: try Self.id(context)))
+            case .location:
+                let detail = try await reader.call(RPCMethods.locationsGet, IDParams(id: id))
+                return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
+            case .episode:
+                let detail = try await reader.call(RPCMethods.episodesGet, IDParams(id: id))
                 return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
             }
         }
-        router.get("app/episodes/:id") { request, context in
-            await page(request, back: RecordKind.episode.appPath) { token in
-                let detail = try await reader.call(RPCMethods.episodesGet, IDParams(id: try Self.id(context)))
-                return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
-            }
+    }
+
+    /// Pull-to-refresh: success or not, the browser ends on the list's own address
+    /// (post/redirect/get); a failed refresh is marked there, since the list's answer, fresh
+    /// from the cache, would not say it.
+    private func refreshCharacters(_ request: Request) async -> Response {
+        await write(request, back: RecordKind.character.appPath) { fields, token in
+            let params = CharacterListParams(page: fields.page, filter: fields.filter)
+            let answer = try await reader.call(RPCMethods.charactersRefresh, params)
+            let kind = RecordKind.character
+            let list = ListScreen.link(kind, given: ListScreen.filters(kind, fields), page: fields.page)
+            return WebPage.redirect(answer.freshness.stale ? Self.markedNotRefreshed(list) : list)
         }
-        router.post("app/characters/refresh") { request, _ in
-            await write(request, back: RecordKind.character.appPath) { fields, token in
-                let params = CharacterListParams(page: fields.page, filter: fields.filter)
-                let answer = try await reader.call(RPCMethods.charactersRefresh, params)
-                let kind = RecordKind.character
-                let list = ListScreen.link(kind, given: ListScreen.filters(kind, fields), page: fields.page)
-                // Success or not, the browser ends on the list's own address (post/redirect/get);
-                // a failed refresh is marked there, since the list's answer, fresh from the
-                // cache, would not say it.
-                return WebPage.redirect(answer.freshness.stale ? Self.markedNotRefreshed(list) : list)
-            }
-        }
-        registerFavoritesAndStats(on: router)
-        registerUniversities(on: router)
-        registerOffline(on: router)
     }
 
     private func home(_ request: Request) async -> Response {
@@ -92,100 +116,125 @@ extension WebApp {
         }
     }
 
-    private func registerFavoritesAndStats(on router: Router<PublicRequestContext>) {
-        router.get("app/favorites") { request, _ in
-            await page(request) { token in
-                let list = try await reader.call(RPCMethods.favoritesList, NoParams())
-                return WebPage.render("favorites", FavoritesScreen(list, csrf: token.value), token: token)
+    private func registerFavoritesAndStats(
+        _ route: WebRoute, at path: RouterPath, on router: Router<PublicRequestContext>
+    ) {
+        switch route {
+        case .favorites:
+            router.on(path, method: route.method) { request, _ in
+                await page(request) { token in
+                    let list = try await reader.call(RPCMethods.favoritesList, NoParams())
+                    return WebPage.render("favorites", FavoritesScreen(list, csrf: token.value), token: token)
+                }
             }
-        }
-        router.post("app/favorites/:id") { request, context in
-            await write(request, back: "/app/favorites") { fields, _ in
-                let id = try Self.id(context)
-                let method = fields["action"] == "remove" ? RPCMethods.favoritesRemove : RPCMethods.favoritesAdd
-                _ = try await reader.call(method, IDParams(id: id))
-                return WebPage.redirect("\(RecordKind.character.appPath)/\(id)")
+        case .favorite:
+            router.on(path, method: route.method) { request, context in
+                await write(request, back: WebRoute.favorites.path) { fields, _ in
+                    let id = try Self.id(context)
+                    let method = fields["action"] == "remove" ? RPCMethods.favoritesRemove : RPCMethods.favoritesAdd
+                    _ = try await reader.call(method, IDParams(id: id))
+                    return WebPage.redirect(WebRoute.record(.character, id: id).path)
+                }
             }
-        }
-        router.get("app/stats") { request, _ in
-            await page(request) { token in
-                let stats = try await reader.call(RPCMethods.charactersStats, NoParams())
-                return WebPage.render("stats", StatsScreen(stats, csrf: token.value), token: token)
+        case .stats:
+            router.on(path, method: route.method) { request, _ in
+                await page(request) { token in
+                    let stats = try await reader.call(RPCMethods.charactersStats, NoParams())
+                    return WebPage.render("stats", StatsScreen(stats, csrf: token.value), token: token)
+                }
             }
+        default: break
         }
     }
 
-    private func registerUniversities(on router: Router<PublicRequestContext>) {
-        router.get("app/universities") { request, _ in
-            await page(request) { token in
-                let query = PublicQuery(request.uri.query)
-                let params = UniversityListParams(country: query.filter("country"), name: query.filter("name"))
-                let list = try await reader.call(RPCMethods.universitiesList, params)
-                // An empty country: whether the mirror is made yet, for the explanation.
-                var mirrorComplete: Bool?
-                if UniversitiesScreen.countryIsEmpty(list) {
-                    let health = try? await reader.call(RPCMethods.universitiesHealth, NoParams())
-                    mirrorComplete = health.map { $0.mirror?.complete == true }
+    private func registerUniversities(
+        _ route: WebRoute, at path: RouterPath, on router: Router<PublicRequestContext>
+    ) {
+        switch route {
+        case .universities:
+            router.on(path, method: route.method) { request, _ in
+                await page(request) { token in
+                    let query = PublicQuery(request.uri.query)
+                    let params = UniversityListParams(country: query.filter("country"), name: query.filter("name"))
+                    let list = try await reader.call(RPCMethods.universitiesList, params)
+                    // An empty country: whether the mirror is made yet, for the explanation.
+                    var mirrorComplete: Bool?
+                    if UniversitiesScreen.countryIsEmpty(list) {
+                        let health = try? await reader.call(RPCMethods.universitiesHealth, NoParams())
+                        mirrorComplete = health.map { $0.mirror?.complete == true }
+                    }
+                    var screen = UniversitiesScreen(
+                        list, name: params.name, mirrorComplete: mirrorComplete, csrf: token.value)
+                    if let notice = await notRefreshedNotice(query, .universities, list.freshness) {
+                        screen.frame.notice = notice
+                    }
+                    return WebPage.render("universities", screen, token: token)
                 }
-                var screen = UniversitiesScreen(
-                    list, name: params.name, mirrorComplete: mirrorComplete, csrf: token.value)
-                if let notice = await notRefreshedNotice(query, .universities, list.freshness) {
-                    screen.frame.notice = notice
+            }
+        case .refreshUniversities:
+            router.on(path, method: route.method) { request, _ in
+                await write(request, back: WebRoute.universities.path) { fields, token in
+                    let params = UniversityListParams(country: fields.filter("country"), name: fields.filter("name"))
+                    let list = try await reader.call(RPCMethods.universitiesRefresh, params)
+                    let screen = Self.link(
+                        WebRoute.universities.path,
+                        [("country", list.country)] + (params.name.map { [("name", $0)] } ?? []))
+                    return WebPage.redirect(list.freshness.stale ? Self.markedNotRefreshed(screen) : screen)
                 }
-                return WebPage.render("universities", screen, token: token)
             }
-        }
-        router.post("app/universities/refresh") { request, _ in
-            await write(request, back: "/app/universities") { fields, token in
-                let params = UniversityListParams(country: fields.filter("country"), name: fields.filter("name"))
-                let list = try await reader.call(RPCMethods.universitiesRefresh, params)
-                let screen = Self.link(
-                    "/app/universities", [("country", list.country)] + (params.name.map { [("name", $0)] } ?? []))
-                return WebPage.redirect(list.freshness.stale ? Self.markedNotRefreshed(screen) : screen)
-            }
-        }
-        router.get("app/university") { request, _ in
-            await page(request, back: "/app/universities") { token in
-                let query = PublicQuery(request.uri.query)
-                guard let name = query.filter("name") else {
-                    return WebPage.problem(
-                        heading: "Which university?", message: "the link names no university (name=…)",
-                        status: .badRequest,
-                        back: "/app/universities", token: token)
+        case .university:
+            router.on(path, method: route.method) { request, _ in
+                await page(request, back: WebRoute.universities.path) { token in
+                    let query = PublicQuery(request.uri.query)
+                    guard let name = query.filter("name") else {
+                        return WebPage.problem(
+                            heading: "Which university?", message: "the link names no university (name=…)",
+                            status: .badRequest,
+                            back: WebRoute.universities.path, token: token)
+                    }
+                    let detail = try await reader.call(
+                        RPCMethods.universitiesGet, UniversityGetParams(name: name, country: query.filter("country")))
+                    return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
                 }
-                let detail = try await reader.call(
-                    RPCMethods.universitiesGet, UniversityGetParams(name: name, country: query.filter("country")))
-                return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
             }
+        default: break
         }
     }
 
-    private func registerOffline(on router: Router<PublicRequestContext>) {
-        router.get("app/offline") { request, _ in
-            await page(request) { token in
-                async let characters = Self.outcome { try await reader.call(RPCMethods.charactersHealth, NoParams()) }
-                async let universities = Self.outcome {
-                    try await reader.call(RPCMethods.universitiesHealth, NoParams())
+    private func registerOffline(_ route: WebRoute, at path: RouterPath, on router: Router<PublicRequestContext>) {
+        switch route {
+        case .offline:
+            router.on(path, method: route.method) { request, _ in
+                await page(request) { token in
+                    async let characters = Self.outcome {
+                        try await reader.call(RPCMethods.charactersHealth, NoParams())
+                    }
+                    async let universities = Self.outcome {
+                        try await reader.call(RPCMethods.universitiesHealth, NoParams())
+                    }
+                    let health: [(String, ServiceName, Result<ServiceHealth, any Error>)] = [
+                        ("Characters, locations, episodes", .characters, await characters),
+                        ("Universities", .universities, await universities),
+                    ]
+                    return WebPage.render(
+                        "offline", OfflineScreen(health: health, sync: sync.current, csrf: token.value), token: token)
                 }
-                let health: [(String, ServiceName, Result<ServiceHealth, any Error>)] = [
-                    ("Characters, locations, episodes", .characters, await characters),
-                    ("Universities", .universities, await universities),
-                ]
-                return WebPage.render(
-                    "offline", OfflineScreen(health: health, sync: sync.current, csrf: token.value), token: token)
             }
-        }
-        router.post("app/offline/sync") { request, _ in
-            await write(request, back: "/app/offline") { _, _ in
-                let started = sync.start()
-                guard request.headers[.accept]?.contains("application/json") == true else {
-                    return WebPage.redirect("/app/offline")
+        case .sync:
+            router.on(path, method: route.method) { request, _ in
+                await write(request, back: WebRoute.offline.path) { _, _ in
+                    let started = sync.start()
+                    guard request.headers[.accept]?.contains("application/json") == true else {
+                        return WebPage.redirect(WebRoute.offline.path)
+                    }
+                    return Self.json(["started": started], status: started ? .accepted : .conflict)
                 }
-                return Self.json(["started": started], status: started ? .accepted : .conflict)
             }
-        }
-        router.get("app/offline/progress") { _, _ in
-            Self.json(sync.current, status: .ok)
+        case .syncProgress:
+            router.on(path, method: route.method) { _, _ in
+                Self.json(sync.current, status: .ok)
+            }
+        default: break
         }
     }
 

@@ -30,19 +30,15 @@ struct WebApp: Sendable {
         return prefix == Array("app".utf8) && (bytes.count == 4 || bytes.dropFirst(4).first == UInt8(ascii: "/"))
     }
 
-    /// The paths that take `POST` (the app's writes).
-    static func takesPost(_ path: String) -> Bool {
-        let path = path.lowercased()
-        return ["/app/characters/refresh", "/app/universities/refresh", "/app/offline/sync"].contains(path)
-            || (path.hasPrefix("/app/favorites/") && Int(path.dropFirst("/app/favorites/".count)) != nil)
-    }
+    /// The paths that take `POST` (the app's writes, ``WebRoute``).
+    static func takesPost(_ path: String) -> Bool { WebRoute.isWrite(path) }
 
     /// An avatar, as the HTTP front serves it (rnm's cached copy).
     static func avatarPath(_ id: Int) -> String { "/api/character/avatar/\(id).jpeg" }
 
     /// A university's own page: its country and name in the query.
     static func universityPath(_ university: University) -> String {
-        link("/app/university", [("country", university.country), ("name", university.name)])
+        link(WebRoute.university.path, [("country", university.country), ("name", university.name)])
     }
 
     /// `path?k=v&…`, each key and value percent-encoded.

@@ -26,7 +26,7 @@ protocol CardRecord: KindRecord {
 
 extension RecordKind {
     /// The web app's path of the kind's screens (`/app/characters`).
-    var appPath: String { "/app/\(plural)" }
+    var appPath: String { WebRoute.list(self).path }
 }
 
 extension Character: CardRecord {

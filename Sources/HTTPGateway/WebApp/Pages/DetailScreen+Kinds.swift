@@ -10,7 +10,7 @@ extension DetailScreen {
         }
         self.init(
             frame: PageFrame(
-                title: character.name, current: RecordKind.character.appPath, freshness: [detail.freshness],
+                title: character.name, current: .list(.character), freshness: [detail.freshness],
                 csrf: csrf),
             heading: character.name, image: Card.Image(src: WebApp.avatarPath(character.id), alt: character.name),
             fields: [
@@ -21,7 +21,8 @@ extension DetailScreen {
                 Field("Created", time: character.created),
             ],
             favorite: FavoriteForm(id: character.id, isFavorite: favorite),
-            related: Related(heading: "Episodes (\(detail.episodes.count))", episodes: detail.episodes))
+            related: Related(
+                heading: "Episodes (\(detail.episodes.count))", episodes: detail.episodes.map(EpisodeRow.init)))
     }
 
     /// A location with its residents as cards.
@@ -29,7 +30,7 @@ extension DetailScreen {
         let location = detail.location
         self.init(
             frame: PageFrame(
-                title: location.name, current: RecordKind.location.appPath, freshness: [detail.freshness],
+                title: location.name, current: .list(.location), freshness: [detail.freshness],
                 csrf: csrf),
             heading: location.name,
             fields: [
@@ -47,7 +48,7 @@ extension DetailScreen {
         let heading = "\(episode.code): \(episode.name)"
         self.init(
             frame: PageFrame(
-                title: heading, current: RecordKind.episode.appPath, freshness: [detail.freshness], csrf: csrf),
+                title: heading, current: .list(.episode), freshness: [detail.freshness], csrf: csrf),
             heading: heading, fields: [Field("Air date", episode.airDate), Field("Created", time: episode.created)],
             related: Related(
                 heading: "Characters (\(detail.characters.count))", cards: detail.characters.map(\.card)))
@@ -60,13 +61,13 @@ extension DetailScreen {
         let webPages = university.webPages.filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }
         self.init(
             frame: PageFrame(
-                title: university.name, current: "/app/universities", freshness: [detail.freshness],
+                title: university.name, current: .universities, freshness: [detail.freshness],
                 service: .universities, csrf: csrf),
             heading: university.name,
             fields: [
                 Field(
                     "Country", university.country,
-                    href: WebApp.link("/app/universities", [("country", university.country)])),
+                    href: WebApp.link(WebRoute.universities.path, [("country", university.country)])),
                 Field("State or province", university.stateProvince ?? "—"),
                 Field("Domains", university.domains.map { Value(text: $0) }),
                 Field("Web pages", webPages.map { Value(text: $0, href: $0, external: true) }),

@@ -37,6 +37,27 @@ struct DetailScreen {
     struct FavoriteForm {
         var id: Int
         var isFavorite: Bool
+        /// Where the form posts (``WebRoute/favorite(id:)``): stored, as templates read only
+        /// stored properties.
+        var action: String
+
+        init(id: Int, isFavorite: Bool) {
+            (self.id, self.isFavorite) = (id, isFavorite)
+            action = WebRoute.favorite(id: id).path
+        }
+    }
+
+    /// An episode of a character's, linking to its page.
+    struct EpisodeRow {
+        var code: String
+        var name: String
+        var airDate: String
+        var href: String
+
+        init(_ episode: EpisodeSummary) {
+            (code, name, airDate) = (episode.code, episode.name, episode.airDate)
+            href = WebRoute.record(.episode, id: episode.id).path
+        }
     }
 
     /// What the record links to: cards (residents, characters) or a character's episodes.
@@ -44,7 +65,7 @@ struct DetailScreen {
         var heading: String
         var none: String? = nil
         var cards: [Card] = []
-        var episodes: [EpisodeSummary] = []
+        var episodes: [EpisodeRow] = []
     }
 
     var frame: PageFrame

@@ -6,7 +6,7 @@ struct FavoritesScreen {
     var cards: [Card]
 
     init(_ list: FavoriteList, csrf: String) {
-        frame = PageFrame(screen: "/app/favorites", csrf: csrf)
+        frame = PageFrame(screen: .favorites, csrf: csrf)
         cards = list.items.map(\.card)
     }
 }

@@ -11,6 +11,6 @@ struct HomeScreen {
 
     init(csrf: String) {
         frame = PageFrame(title: nil, current: nil, csrf: csrf)
-        links = PageFrame.screens.map { Link(href: $0.path, label: $0.label, about: $0.about) }
+        links = WebRoute.screens.map { Link(href: $0.route.path, label: $0.label, about: $0.about) }
     }
 }

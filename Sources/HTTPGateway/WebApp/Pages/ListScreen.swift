@@ -53,10 +53,10 @@ struct ListScreen {
         _ type: Record.Type, page result: Fresh<Page<Record>>, query: PublicQuery, csrf: String
     ) {
         let kind = Record.kind
-        let heading = PageFrame.label(of: kind.appPath) ?? kind.plural.capitalized
+        let heading = PageFrame.label(of: .list(kind)) ?? kind.plural.capitalized
         let given = Self.filters(kind, query)
         frame = PageFrame(
-            title: result.page > 1 ? "\(heading), page \(result.page)" : heading, current: kind.appPath,
+            title: result.page > 1 ? "\(heading), page \(result.page)" : heading, current: .list(kind),
             freshness: [result.freshness], csrf: csrf)
         self.heading = heading
         action = kind.appPath
@@ -72,7 +72,7 @@ struct ListScreen {
         refresh =
             kind == .character
             ? RefreshForm(
-                action: "\(kind.appPath)/refresh",
+                action: WebRoute.refreshCharacters.path,
                 fields: (given + [("page", String(result.page))]).map { .init(name: $0.0, value: $0.1) })
             : nil
         cards = result.items.map(\.card)

@@ -31,7 +31,7 @@ struct OfflineScreen {
     var sync: Sync
 
     init(health: [(String, ServiceName, Result<ServiceHealth, any Error>)], sync: SyncJob.State, csrf: String) {
-        frame = PageFrame(screen: "/app/offline", csrf: csrf)
+        frame = PageFrame(screen: .offline, csrf: csrf)
         services = health.map { name, service, result in
             switch result {
             case .success(let health):

@@ -21,7 +21,7 @@ struct StatsScreen {
     var chartLabel: String
 
     init(_ stats: Fresh<CharacterStats>, csrf: String) {
-        frame = PageFrame(screen: "/app/stats", freshness: [stats.freshness], csrf: csrf)
+        frame = PageFrame(screen: .stats, freshness: [stats.freshness], csrf: csrf)
         total = stats.total
         let counts = stats.byStatus.rows
         let largest = max(1, counts.map(\.1).max() ?? 1)

@@ -26,7 +26,7 @@ struct UniversitiesScreen {
     /// empty country; nil when not asked or not known).
     init(_ list: Fresh<UniversityList>, name: String?, mirrorComplete: Bool? = nil, csrf: String) {
         frame = PageFrame(
-            title: "Universities of \(list.country)", current: "/app/universities", freshness: [list.freshness],
+            title: "Universities of \(list.country)", current: .universities, freshness: [list.freshness],
             service: .universities, csrf: csrf)
         country = list.country
         self.name = name ?? ""

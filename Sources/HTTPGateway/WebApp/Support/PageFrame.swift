@@ -27,39 +27,40 @@ struct PageFrame {
     var assetVersion = WebAssets.version
     var version = rnmVersion
 
-    /// The screens, in the bar's order (`current` is marked for assistive technology too), with
-    /// what each is for (the home page says it): each screen's title is its label here.
-    static let screens: [(path: String, label: String, about: String)] = [
-        (RecordKind.character.appPath, "Characters", "cards with filters and pages, pull-to-refresh as a button"),
-        (RecordKind.location.appPath, "Locations", "places and who lives there"),
-        (RecordKind.episode.appPath, "Episodes", "every episode and its characters"),
-        ("/app/favorites", "Favorites", "the characters you marked"),
-        ("/app/stats", "Statistics", "characters per status"),
-        ("/app/universities", "Universities", "universities by country, every name whole"),
-        ("/app/offline", "Offline", "the offline mirror and the upstreams"),
-    ]
-
-    /// The label of the screen at `path` in ``screens``.
-    static func label(of path: String) -> String? {
-        screens.first { $0.path == path }?.label
+    /// The label of `screen` in ``WebRoute/screens``.
+    static func label(of screen: WebRoute) -> String? {
+        WebRoute.screens.first { $0.route == screen }?.label
     }
+
+    /// The paths templates link to and post to, from ``WebRoute``.
+    struct Routes {
+        let universities = WebRoute.universities.path
+        let refreshUniversities = WebRoute.refreshUniversities.path
+        let offline = WebRoute.offline.path
+        let sync = WebRoute.sync.path
+        let stylesheet = WebRoute.stylesheet.path
+        let script = WebRoute.script.path
+        let icon = WebRoute.icon.path
+    }
+
+    var routes = Routes()
 
     /// A page titled `title` (nil: the home page), in the bar under `current`; `freshness` of
     /// what it shows from `service`'s upstream, for the notice.
     init(
-        title: String?, current: String?, freshness: [Freshness?] = [], service: ServiceName = .characters,
+        title: String?, current: WebRoute?, freshness: [Freshness?] = [], service: ServiceName = .characters,
         csrf: String
     ) {
         self.title = title
         documentTitle = title.map { "\($0) · rnm" } ?? "rnm"
         self.csrf = csrf
-        nav = Self.screens.map { NavLink(href: $0.path, label: $0.label, current: $0.path == current) }
+        nav = WebRoute.screens.map { NavLink(href: $0.route.path, label: $0.label, current: $0.route == current) }
         notice = Self.notice(freshness.compactMap { $0 }, service)
     }
 
     /// One of the bar's screens, titled by its label there.
-    init(screen path: String, freshness: [Freshness?] = [], service: ServiceName = .characters, csrf: String) {
-        self.init(title: Self.label(of: path), current: path, freshness: freshness, service: service, csrf: csrf)
+    init(screen: WebRoute, freshness: [Freshness?] = [], service: ServiceName = .characters, csrf: String) {
+        self.init(title: Self.label(of: screen), current: screen, freshness: freshness, service: service, csrf: csrf)
     }
 
     /// "The Rick and Morty API could not be reached; showing data cached at …" when any part of

@@ -7,7 +7,7 @@ extension WebTemplates {
         <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{#values}}{{^first()}}<br>{{/first()}}{{#href}}\
         <a href="{{href}}"{{#external}} rel="noopener noreferrer"{{/external}}>{{text}}</a>{{/href}}\
         {{^href}}{{#time}}{{> time}}{{/time}}{{^time}}{{text}}{{/time}}{{/href}}{{/values}}</dd>{{/fields}}</dl>
-        {{#favorite}}<div class="actions"><form method="post" action="/app/favorites/{{id}}">\
+        {{#favorite}}<div class="actions"><form method="post" action="{{action}}">\
         <input type="hidden" name="csrf" value="{{frame.csrf}}">\
         {{#isFavorite}}<input type="hidden" name="action" value="remove"><button type="submit" class="quiet">\
         Remove from favorites</button>{{/isFavorite}}{{^isFavorite}}<input type="hidden" name="action" value="add">\
@@ -16,8 +16,8 @@ extension WebTemplates {
         {{#related}}<h2>{{heading}}</h2>
         {{^empty(episodes)}}<table><thead><tr><th scope="col">Code</th><th scope="col">Name</th>\
         <th scope="col">Air date</th></tr></thead>
-        <tbody>{{#episodes}}<tr><td><a href="/app/episodes/{{id}}">{{code}}</a></td>\
-        <td><a href="/app/episodes/{{id}}">{{name}}</a></td><td>{{airDate}}</td></tr>{{/episodes}}</tbody></table>\
+        <tbody>{{#episodes}}<tr><td><a href="{{href}}">{{code}}</a></td>\
+        <td><a href="{{href}}">{{name}}</a></td><td>{{airDate}}</td></tr>{{/episodes}}</tbody></table>\
         {{/empty(episodes)}}
         {{^cards}}{{#none}}<p>{{.}}</p>{{/none}}{{/cards}}{{^empty(cards)}}{{> cards}}{{/empty(cards)}}{{/related}}
         {{> foot}}
@@ -45,17 +45,17 @@ extension WebTemplates {
 
     static let universities = """
         {{> head}}<h1>Universities of {{country}}</h1>
-        <form class="filters" method="get" action="/app/universities" role="search">
+        <form class="filters" method="get" action="{{frame.routes.universities}}" role="search">
         <label>Country<input type="search" name="country" value="{{country}}"></label>
         <label>Name contains<input type="search" name="name" value="{{name}}"></label>
         <button type="submit">Show</button></form>
-        <div class="actions"><form method="post" action="/app/universities/refresh">\
+        <div class="actions"><form method="post" action="{{frame.routes.refreshUniversities}}">\
         <input type="hidden" name="csrf" value="{{frame.csrf}}">\
         <input type="hidden" name="country" value="{{country}}">\
         <input type="hidden" name="name" value="{{name}}"><button type="submit" class="quiet">Refresh from the upstream\
         </button></form><span class="muted">{{summary}}</span></div>
         {{#noUniversities}}<div class="empty"><p>{{sentence}}</p>{{#unsynced}}<p>rnm has no offline copy of the \
-        universities yet, so it could only ask the upstream: the <a href="/app/offline">Offline page</a> makes one.\
+        universities yet, so it could only ask the upstream: the <a href="{{frame.routes.offline}}">Offline page</a> makes one.\
         </p>{{/unsynced}}</div>{{/noUniversities}}
         <ul class="plain">{{#items}}<li><a href="{{href}}">{{name}}</a>{{#place}} <span class="muted">({{.}})\
         </span>{{/place}}</li>{{/items}}</ul>
@@ -71,7 +71,7 @@ extension WebTemplates {
         {{/mirrorMade}}</td><td class="number" data-label="Records">{{records}}</td><td data-label="Upstream">\
         {{upstream}}{{#lastAnswer}} (last answer {{> time}}){{/lastAnswer}}{{#detail}}<details><summary>Details\
         </summary>{{.}}</details>{{/detail}}</td></tr>{{/services}}</tbody></table>
-        <div class="actions"><form method="post" action="/app/offline/sync" data-sync>\
+        <div class="actions"><form method="post" action="{{frame.routes.sync}}" data-sync>\
         <input type="hidden" name="csrf" value="{{frame.csrf}}"><button type="submit"{{#sync.running}} disabled\
         {{/sync.running}}>Make available offline</button></form></div>
         {{#sync}}<div data-progress data-running="{{running}}"{{#hidden}} hidden{{/hidden}}>

@@ -32,9 +32,9 @@ enum WebTemplates {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
         <title>{{frame.documentTitle}}</title>
-        <link rel="icon" href="/app/assets/icon.svg" type="image/svg+xml">
-        <link rel="stylesheet" href="/app/assets/app.css?v={{frame.assetVersion}}">
-        <script src="/app/assets/app.js?v={{frame.assetVersion}}" defer></script>
+        <link rel="icon" href="{{frame.routes.icon}}" type="image/svg+xml">
+        <link rel="stylesheet" href="{{frame.routes.stylesheet}}?v={{frame.assetVersion}}">
+        <script src="{{frame.routes.script}}?v={{frame.assetVersion}}" defer></script>
         </head>
         <body>
         <a class="skip" href="#main">Skip to content</a>
@@ -50,7 +50,7 @@ enum WebTemplates {
     static let foot = """
         </main>
         <footer>rnm {{frame.version}}: the Rick and Morty API and the Hipo universities API, from rnm's cache.
-        <a href="/app/offline">Offline state</a></footer>
+        <a href="{{frame.routes.offline}}">Offline state</a></footer>
         </body>
         </html>
 
