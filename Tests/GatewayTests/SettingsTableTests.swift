@@ -85,4 +85,22 @@ struct SettingsTableTests {
             block.map(String.init) == text.split(separator: "\n").map(String.init), "x-settings should be:\n\(text)")
         #expect(Set(passed).union(fixed) == Set(Setting.allCases.map(\.rawValue)))
     }
+
+    @Test(
+        "Kubernetes' settings file names every setting: set for a cluster, or at its default in a comment to uncomment"
+    )
+    func kubernetes() throws {
+        let lines = try Self.document("deploy/kubernetes/base/settings.env")
+        // `RNM_X=value` or `# RNM_X=…`: a name a person can find and uncomment.
+        let named = Set(
+            lines.compactMap { line -> String? in
+                let text = line.hasPrefix("# ") ? line.dropFirst(2) : line[...]
+                guard text.hasPrefix("RNM_"), let equals = text.firstIndex(of: "=") else { return nil }
+                return String(text[..<equals])
+            })
+        for setting in Setting.allCases {
+            #expect(named.contains(setting.rawValue), "settings.env does not name \(setting.rawValue)")
+        }
+        #expect(named.subtracting(Setting.allCases.map(\.rawValue)).isEmpty, "settings.env names no setting rnm has")
+    }
 }
