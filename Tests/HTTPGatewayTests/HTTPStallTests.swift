@@ -201,9 +201,12 @@ struct HTTPStallTests {
                 }
                 return answer
             }
-            // Wait for the attack to be at work: a refusal for a second query of its client.
+            // Wait for the attack to be at work: a refusal for a second query of its client (each
+            // probe another text: an answer that reads nothing is kept, and a kept one is not run).
+            let probes = Recorder<Int>()
             try await waitUntil(5, "the diamond is running") {
-                (try? await http.graphQL("{ __typename }").status) == 503
+                probes.append(probes.values.count)
+                return (try? await http.graphQL("query Probe\(probes.values.count) { __typename }").status) == 503
             }
             let during = try await timedReads(http, count: 8)
             let answer = try await attack.value
