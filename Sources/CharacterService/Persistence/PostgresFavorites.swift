@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceKit
+import ServiceLifecycle
+import Synchronization
+
+/// The favorites in PostgreSQL (`RNM_FAVORITES_URL`): one list that every CharacterService
+/// replica pointed at the database reads and writes, so that a favorite added through one is
+/// listed by all at once. Each call asks the database (nothing of the list is kept here), and
+/// answers within ``deadline`` or fails with a ``StorageFailure``: the rest of the service never
+/// waits on it. Its client's connections are this ``Service``'s `run()`.
+final class PostgresFavorites: FavoritesStore, Service {
+    let client: PostgresClient
+    let location: String
+    /// The longest a favorites call waits for the database: an unreachable server would hold
+    /// it for the client's connect timeout and its retries.
+    let deadline: Duration
+    private let logger: Logger
+    /// Whether the table is known to exist (created at start, or by the first call after the
+    /// database came back).
+    private let schemaReady = Atomic(false)
+
+    /// The advisory lock that makes replicas starting together create the table one at a time
+    /// (`CREATE TABLE IF NOT EXISTS` alone can fail on a unique index when two race).
+    static let schemaLock = 0x726E_6D66_6176
+
+    init(url: PostgresURL, logger: Logger, deadline: Duration = .seconds(3)) {
+        var clientLogger = logger
+        // The client's own lines (a connection lost, retried) only when debugging.
+        clientLogger.logLevel = max(logger.logLevel, .notice)
+        client = PostgresClient(configuration: url.configuration, backgroundLogger: clientLogger)
+        location = url.redacted
+        self.deadline = deadline
+        self.logger = logger
+    }
+
+    /// Runs the client until the service group shuts down, and creates the table at start
+    /// when the database answers (else the first favorites call does).
+    func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            group.addTask {
+                do {
+                    try await self.ready()
+                    self.logger.info("favorites in PostgreSQL at \(self.location)")
+                } catch {
+                    self.logger.warning("favorites: \(error); the service answers all the same, and tries again")
+                }
+            }
+        }
+    }
+
+    func setFavorite(id: Int, _ favorite: Bool, at date: Date) async throws {
+        let addedAt = date.timeIntervalSince1970
+        try await call("the favorite \(id)", action: "store") {
+            if favorite {
+                try await $0.client.query(
+                    """
+                    INSERT INTO rnm_favorite (id, added_at) VALUES (\(id), \(addedAt)) ON CONFLICT (id) DO NOTHING
+                    """,
+                    logger: $0.logger)
+            } else {
+                try await $0.client.query("DELETE FROM rnm_favorite WHERE id = \(id)", logger: $0.logger)
+            }
+        }
+    }
+
+    func ids() async throws -> [Int] {
+        try await call("the favorites", action: "read") {
+            let rows = try await $0.client.query(
+                "SELECT id FROM rnm_favorite ORDER BY added_at, id", logger: $0.logger)
+            var ids: [Int] = []
+            for try await id in rows.decode(Int.self) { ids.append(id) }
+            return ids
+        }
+    }
+
+    /// The table, created if missing: once per process, again after a failed try.
+    private func ready() async throws {
+        guard !schemaReady.load(ordering: .acquiring) else { return }
+        try await call("the favorites' table", action: "create") {
+            try await $0.client.withTransaction(logger: $0.logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLock))", logger: self.logger)
+                // A name of its own (rnm_…): the database may be shared with other applications.
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS rnm_favorite (id bigint PRIMARY KEY, added_at double precision NOT NULL)
+                    """,
+                    logger: self.logger)
+            }
+        }
+        schemaReady.store(true, ordering: .releasing)
+    }
+
+    /// `body` within the deadline, the table ready first; any failure a ``StorageFailure``.
+    private func call<T: Sendable>(
+        _ what: String, action: String, _ body: @escaping @Sendable (PostgresFavorites) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    if action != "create" { try await self.ready() }
+                    return try await body(self)
+                }
+                group.addTask {
+                    try await Task.sleep(for: self.deadline)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else { throw Deadline() }
+                return value
+            }
+        } catch let failure as StorageFailure {
+            throw failure
+        } catch {
+            throw failure(error, what: what, action: action)
+        }
+    }
+
+    private struct Deadline: Error {}
+
+    /// `error` in words: the server's own message for a statement it refused, else that it
+    /// cannot be reached. PostgresNIO's errors are not described (their text hides details on
+    /// purpose); nothing here can hold the password, which stays in the client's configuration.
+    private func failure(_ error: any Error, what: String, action: String) -> StorageFailure {
+        let (state, reason): (String, String)
+        if error is Deadline {
+            (state, reason) = ("unreachable", "PostgreSQL did not answer within \(deadline)")
+        } else if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
+            let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            (state, reason) = ("failing", "PostgreSQL refused it: \(message)\(code)")
+        } else if let error = error as? PSQLError {
+            let cause = error.underlying.map { ": \($0)" } ?? ""
+            (state, reason) = ("unreachable", "PostgreSQL cannot be reached (\(error.code))\(cause)")
+        } else {
+            (state, reason) = ("unreachable", "PostgreSQL cannot be reached (\(type(of: error)))")
+        }
+        return StorageFailure(
+            state: state, what: what, reason: reason, path: location, action: action,
+            retryWhen: "when PostgreSQL answers again")
+    }
+}
