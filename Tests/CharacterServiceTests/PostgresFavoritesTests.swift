@@ -47,9 +47,16 @@ struct PostgresFavoritesTests {
         #expect(add?.code == .storageUnavailable)
         // Everything else answers: a cached character, and health, which says why.
         #expect(try await harness.call(RPCMethods.charactersGet, .init(id: 1)).character.name == "Rick Sanchez")
+        // Health at once (the Gateway's probe gives it 2 s), saying why.
+        let asked = ContinuousClock.now
         let health = try await harness.call(RPCMethods.charactersHealth, NoParams())
+        #expect(ContinuousClock.now - asked < .seconds(1))
         #expect(health.storage?.state == "unreachable" && health.cache["favorites"] == nil)
         try await proxy.up()
+        // Health alone finds the database back (nobody asked for a favorite).
+        try await waitUntil(30, "health ok with the database back") {
+            (try? await harness.call(RPCMethods.charactersHealth, NoParams()))?.storage?.state == "ok"
+        }
         try await waitUntil(30, "favorites back with the database") {
             (try? await harness.call(RPCMethods.favoritesList, NoParams()))?.items.map(\.id) == [1]
         }

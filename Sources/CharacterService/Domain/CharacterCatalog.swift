@@ -47,11 +47,7 @@ struct CharacterCatalog: Sendable {
         let mirror = try await database.mirror()
         var counts = try await database.counts()
         // Health answers when a shared store does not: its count is left out, its state said.
-        if let favorites = try? await favoritesStorage.required(
-            "the favorites", action: "read", logged: false, { try await favoritesStore.ids().count })
-        {
-            counts["favorites"] = favorites
-        }
+        counts["favorites"] = await favoritesStore.healthCount(recordingIn: favoritesStorage)
         return policy.health.report(
             service: .characters, upstreamURL: upstream.baseURL, started: started,
             cache: counts,

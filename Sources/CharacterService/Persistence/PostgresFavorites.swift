@@ -20,6 +20,8 @@ final class PostgresFavorites: FavoritesStore, Service {
     /// Whether the table is known to exist (created at start, or by the first call after the
     /// database came back).
     private let schemaReady = Atomic(false)
+    /// Whether health's check of a failing database is under way (one at a time).
+    private let checking = Atomic(false)
 
     /// The advisory lock that makes replicas starting together create the table one at a time
     /// (`CREATE TABLE IF NOT EXISTS` alone can fail on a unique index when two race).
@@ -76,6 +78,32 @@ final class PostgresFavorites: FavoritesStore, Service {
         }
     }
 
+    /// The count within ``healthDeadline`` while the database answers; while it does not, nil
+    /// at once, and one check in the background (so that health says `ok` again when it is
+    /// back, even if nobody asks for a favorite).
+    func healthCount(recordingIn storage: StorageHealth) async -> Int? {
+        @Sendable func count(_ deadline: Duration) async -> Int? {
+            try? await storage.required("the favorites", action: "read", logged: false) {
+                try await call("the favorites", action: "read", deadline: deadline) {
+                    let rows = try await $0.client.query("SELECT count(*) FROM rnm_favorite", logger: $0.logger)
+                    for try await count in rows.decode(Int.self) { return count }
+                    return 0
+                }
+            }
+        }
+        guard storage.currentFailure != nil else { return await count(Self.healthDeadline) }
+        if !checking.exchange(true, ordering: .acquiringAndReleasing) {
+            Task {
+                _ = await count(deadline)
+                checking.store(false, ordering: .releasing)
+            }
+        }
+        return nil
+    }
+
+    /// The longest health waits for the count: well inside the Gateway's 2 s probe.
+    static let healthDeadline: Duration = .milliseconds(500)
+
     /// The table, created if missing: once per process, again after a failed try.
     private func ready() async throws {
         guard !schemaReady.load(ordering: .acquiring) else { return }
@@ -95,21 +123,14 @@ final class PostgresFavorites: FavoritesStore, Service {
 
     /// `body` within the deadline, the table ready first; any failure a ``StorageFailure``.
     private func call<T: Sendable>(
-        _ what: String, action: String, _ body: @escaping @Sendable (PostgresFavorites) async throws -> T
+        _ what: String, action: String, deadline: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresFavorites) async throws -> T
     ) async throws -> T {
+        let deadline = deadline ?? self.deadline
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    if action != "create" { try await self.ready() }
-                    return try await body(self)
-                }
-                group.addTask {
-                    try await Task.sleep(for: self.deadline)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else { throw Deadline() }
-                return value
+            return try await DeadlineRace.run(limit: deadline) {
+                if action != "create" { try await self.ready() }
+                return try await body(self)
             }
         } catch let failure as StorageFailure {
             throw failure
@@ -118,15 +139,13 @@ final class PostgresFavorites: FavoritesStore, Service {
         }
     }
 
-    private struct Deadline: Error {}
-
     /// `error` in words: the server's own message for a statement it refused, else that it
     /// cannot be reached. PostgresNIO's errors are not described (their text hides details on
     /// purpose); nothing here can hold the password, which stays in the client's configuration.
     private func failure(_ error: any Error, what: String, action: String) -> StorageFailure {
         let (state, reason): (String, String)
-        if error is Deadline {
-            (state, reason) = ("unreachable", "PostgreSQL did not answer within \(deadline)")
+        if let error = error as? DeadlinePassed {
+            (state, reason) = ("unreachable", "PostgreSQL did not answer within \(error.limit)")
         } else if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
             (state, reason) = ("failing", "PostgreSQL refused it: \(message)\(code)")
