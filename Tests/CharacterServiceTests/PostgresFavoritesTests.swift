@@ -66,6 +66,23 @@ struct PostgresFavoritesTests {
         await proxy.down()
     }
 
+    @Test("four replicas starting at once on an empty database: one table, every favorite kept, no error")
+    func startingTogether() async throws {
+        guard let url = try await TestPostgres.freshURL() else { return }
+        let stores = try (0..<4).map { _ in PostgresFavorites(url: try PostgresURL(url), logger: testLogger()) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores { group.addTask { try await store.run() } }
+            try await withThrowingTaskGroup(of: Void.self) { adds in
+                for (index, store) in stores.enumerated() {
+                    adds.addTask { try await store.setFavorite(id: index + 1, true, at: Date()) }
+                }
+                try await adds.waitForAll()
+            }
+            for store in stores { #expect(try await store.ids().sorted() == [1, 2, 3, 4]) }
+            group.cancelAll()
+        }
+    }
+
     @Test(
         "RNM_FAVORITES_URL: a URL that does not parse or another scheme is refused in one sentence, without it",
         arguments: ["not a url", "mysql://rnm:s3cret-word@db/rnm", "postgres://:s3cret-word@db/rnm", "s3cret-word"])

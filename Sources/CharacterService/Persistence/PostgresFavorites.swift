@@ -108,6 +108,9 @@ final class PostgresFavorites: FavoritesStore, Service {
     private func ready() async throws {
         guard !schemaReady.load(ordering: .acquiring) else { return }
         try await call("the favorites' table", action: "create") {
+            // Looked for first: a role that may only read and write the table never asks to create.
+            let found = try await $0.client.query("SELECT to_regclass('rnm_favorite') IS NOT NULL", logger: $0.logger)
+            for try await exists in found.decode(Bool.self) where exists { return }
             try await $0.client.withTransaction(logger: $0.logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLock))", logger: self.logger)
                 // A name of its own (rnm_…): the database may be shared with other applications.
