@@ -58,12 +58,13 @@ final class PostgresFavorites: FavoritesStore, Service {
         try await call("the favorite \(id)", action: "store") {
             if favorite {
                 try await $0.client.query(
-                    """
-                    INSERT INTO rnm_favorite (id, added_at) VALUES (\(id), \(addedAt)) ON CONFLICT (id) DO NOTHING
-                    """,
+                    try Self.statement(
+                        "INSERT INTO rnm_favorite (id, added_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", id,
+                        addedAt),
                     logger: $0.logger)
             } else {
-                try await $0.client.query("DELETE FROM rnm_favorite WHERE id = \(id)", logger: $0.logger)
+                try await $0.client.query(
+                    try Self.statement("DELETE FROM rnm_favorite WHERE id = $1", id), logger: $0.logger)
             }
         }
     }
@@ -104,6 +105,15 @@ final class PostgresFavorites: FavoritesStore, Service {
     /// The longest health waits for the count: well inside the Gateway's 2 s probe.
     static let healthDeadline: Duration = .milliseconds(500)
 
+    /// A statement with its values bound (`$1`, `$2`…): its SQL text is a constant, and no
+    /// value is ever part of it. (PostgresNIO's string interpolation binds values too, but
+    /// constant text is what the sources' SQL check can tell from a value spliced in.)
+    private static func statement(_ sql: StaticString, _ values: any PostgresEncodable...) throws -> PostgresQuery {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values { try binds.append(value) }
+        return PostgresQuery(unsafeSQL: sql.description, binds: binds)
+    }
+
     /// The table, created if missing: once per process, again after a failed try.
     private func ready() async throws {
         guard !schemaReady.load(ordering: .acquiring) else { return }
@@ -112,7 +122,8 @@ final class PostgresFavorites: FavoritesStore, Service {
             let found = try await $0.client.query("SELECT to_regclass('rnm_favorite') IS NOT NULL", logger: $0.logger)
             for try await exists in found.decode(Bool.self) where exists { return }
             try await $0.client.withTransaction(logger: $0.logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLock))", logger: self.logger)
+                try await connection.query(
+                    try Self.statement("SELECT pg_advisory_xact_lock($1)", Self.schemaLock), logger: self.logger)
                 // A name of its own (rnm_…): the database may be shared with other applications.
                 try await connection.query(
                     """
