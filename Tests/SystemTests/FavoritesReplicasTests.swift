@@ -65,4 +65,33 @@ struct FavoritesReplicasTests {
         }
         await proxy.down()
     }
+
+    @Test(
+        "PostgreSQL really stopped: favorites answer -32007 while a cached character answers; started again: they work")
+    func stoppedAndStarted() async throws {
+        guard let postgres = try await ThrowawayPostgres.start() else { return }
+        let settings = ["RNM_FAVORITES_URL": postgres.url, "RNM_CHARACTERS_MAX_AGE": "600"]
+        do {
+            try await RnmSystem.with(settings: settings, roles: [.characters, .gateway]) { system in
+                let client = try await system.connect()
+                _ = try await client.call(RPCMethods.favoritesAdd, .init(id: 1))
+                try await postgres.pause()
+                let error = await rpcError { try await client.call(RPCMethods.favoritesList, NoParams()) }
+                #expect(error?.code == .storageUnavailable, "\(String(describing: error))")
+                #expect(error?.message.contains("PostgreSQL") == true, "\(String(describing: error))")
+                #expect(try await client.call(RPCMethods.charactersGet, .init(id: 1)).character.name == "Rick Sanchez")
+                try await postgres.resume()
+                let back = ContinuousClock.now
+                try await waitUntil(30, "favorites back with PostgreSQL started again") {
+                    (try? await client.call(RPCMethods.favoritesList, NoParams()))?.items.map(\.id) == [1]
+                }
+                print("favorites: working again \(ContinuousClock.now - back) after PostgreSQL was started again")
+                await client.close()
+            }
+        } catch {
+            try? await postgres.stop()
+            throw error
+        }
+        try await postgres.stop()
+    }
 }

@@ -13,7 +13,7 @@ public enum TestPostgres {
     }
 
     /// Whether a run without a database must fail rather than skip (`.ci/run` sets it).
-    static var required: Bool { ProcessInfo.processInfo.environment["RNM_TEST_POSTGRES_REQUIRED"] == "1" }
+    public static var required: Bool { ProcessInfo.processInfo.environment["RNM_TEST_POSTGRES_REQUIRED"] == "1" }
 
     /// The URL of a new, empty schema (libpq's `options` sets the connection's search_path to
     /// it); nil, said loudly, when no database is given: a known issue in the test's result

@@ -171,6 +171,6 @@ final class PostgresFavorites: FavoritesStore, Service {
         }
         return StorageFailure(
             state: state, what: what, reason: reason, path: location, action: action,
-            retryWhen: "when PostgreSQL answers again")
+            retryWhen: state == "unreachable" ? "when PostgreSQL answers again" : "once PostgreSQL accepts it")
     }
 }
