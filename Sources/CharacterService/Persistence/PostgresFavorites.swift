@@ -29,7 +29,8 @@ final class PostgresFavorites: FavoritesStore, Service {
 
     init(url: PostgresURL, logger: Logger, deadline: Duration = .seconds(3)) {
         var clientLogger = logger
-        // The client's own lines (a connection lost, retried) only when debugging.
+        // The client's own lines at notice and above only: its debug lines (each connection
+        // attempt and query) would drown rnm's own when debugging, and the store logs failures.
         clientLogger.logLevel = max(logger.logLevel, .notice)
         client = PostgresClient(configuration: url.configuration, backgroundLogger: clientLogger)
         location = url.redacted
