@@ -4,10 +4,10 @@ import NIOSSL
 import PostgresNIO
 
 /// `RNM_FAVORITES_URL`, read: `postgres://user:password@host:port/database`, with libpq's
-/// `sslmode` (`disable`, `prefer`, the default, or `require`), `options`, and
-/// `host=/socket/folder` for a Unix socket. The password goes to the client only:
-/// ``redacted`` names the database in logs and errors, and no error here repeats the text it
-/// was given.
+/// `sslmode` (`disable`, `prefer`, the default, `require`, `verify-ca`, `verify-full`),
+/// `options`, and `host=/socket/folder` for a Unix socket. The password goes to the client
+/// only: ``redacted`` names the database in logs and errors, and no error here repeats the
+/// text it was given.
 struct PostgresURL: Sendable {
     /// How to connect.
     let configuration: PostgresClient.Configuration
@@ -36,12 +36,22 @@ struct PostgresURL: Sendable {
                 unixSocketPath: "\(folder)/.s.PGSQL.\(port)", username: user, password: password, database: database)
         } else {
             guard let host = url.host, !host.isEmpty else { throw refuse("names no host") }
+            // libpq's meanings: `prefer` and `require` encrypt without checking the certificate
+            // (Debian's own server has a self-signed one), `verify-ca` checks it was signed by a
+            // trusted authority, `verify-full` also that it names the host.
+            func checking(_ verification: CertificateVerification) -> TLSConfiguration {
+                var tls = TLSConfiguration.makeClientConfiguration()
+                tls.certificateVerification = verification
+                return tls
+            }
             let tls: PostgresClient.Configuration.TLS
             switch query["sslmode"] ?? "prefer" {
             case "disable": tls = .disable
-            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-            case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-            default: throw refuse("has an sslmode other than disable, prefer or require")
+            case "allow", "prefer": tls = .prefer(checking(.none))
+            case "require": tls = .require(checking(.none))
+            case "verify-ca": tls = .require(checking(.noHostnameVerification))
+            case "verify-full": tls = .require(checking(.fullVerification))
+            default: throw refuse("has an sslmode other than disable, prefer, require, verify-ca or verify-full")
             }
             configuration = .init(
                 host: host, port: port, username: user, password: password, database: database, tls: tls)
