@@ -14,8 +14,6 @@ struct FavoritesSetup {
     let services: [any Service]
     /// The SQLite file, for the metrics of database sizes; nil for PostgreSQL.
     let file: String?
-    /// Whether other processes write the same favorites (see ``CharacterServiceApp``).
-    var isShared: Bool { file == nil }
 
     static func open(
         configuration: CachingServiceConfiguration, settings: CharacterSettings, cache: CharacterDatabase,
