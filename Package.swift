@@ -42,6 +42,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // gzip of the micro-cache's answers, compressed once when stored.
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        // The favorites store shared by several CharacterService replicas (RNM_FAVORITES_URL).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Its TLS settings (`sslmode` of RNM_FAVORITES_URL).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // What every process reports: its metrics (one table of them, a Prometheus registry),
@@ -132,6 +136,8 @@ let package = Package(
                 "ServiceRuntime",
                 "ServiceKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .target(
@@ -232,6 +238,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/TestSupport",
             resources: [.copy("Fixtures")]
@@ -268,6 +275,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), "CharacterService", "TestSupport", "Messaging",
                 "RnmAPI", "ServiceRuntime", "ServiceKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -29,6 +29,11 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
         help: ArgumentHelp(Setting.favoritesDatabase.help.abstract, valueName: "path"))
     var favoritesDatabase: String?
 
+    @Option(
+        name: .customLong("favorites-url"),
+        help: ArgumentHelp(Setting.favoritesURL.help.abstract, valueName: "postgres-url"))
+    var favoritesURL: String?
+
     public init() {}
 
     public func run() async throws {
@@ -40,7 +45,8 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
                 staleWhileRevalidate: try Setting.charactersStaleWhileRevalidate.resolveInteger(staleWhileRevalidate),
                 maxRecords: try Setting.charactersMaxRecords.resolveInteger(maxRecords),
                 maxAbsentIDs: try Setting.charactersMaxAbsentIDs.resolveInteger(maxAbsentIDs),
-                favoritesPath: favoritesDatabase ?? Setting.favoritesDatabase.value()),
+                favoritesPath: favoritesDatabase ?? Setting.favoritesDatabase.value(),
+                favoritesURL: favoritesURL ?? Setting.favoritesURL.value()),
             logger: logger)
         try await ServiceRunner.run(services, logger: logger)
     }

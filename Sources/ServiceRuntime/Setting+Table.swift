@@ -21,6 +21,11 @@ extension Setting {
             SettingSpec(
                 "The CharacterService's favorites (user data), apart from the rebuildable cache",
                 default: .described("favorites.sqlite in the folder of RNM_CHARACTERS_DB"))
+        case .favoritesURL:
+            SettingSpec(
+                "A PostgreSQL database (postgres://user:password@host:port/database) for the favorites, "
+                    + "shared by every CharacterService replica; empty for the SQLite file",
+                default: .described("empty: the SQLite file of RNM_FAVORITES_DB"))
         case .universitiesDatabase:
             SettingSpec(
                 "The UniversityService's SQLite cache file",

@@ -13,6 +13,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case charactersDatabase = "RNM_CHARACTERS_DB"
     case universitiesDatabase = "RNM_UNIVERSITIES_DB"
     case favoritesDatabase = "RNM_FAVORITES_DB"
+    /// A PostgreSQL database for the favorites, shared by CharacterService replicas.
+    case favoritesURL = "RNM_FAVORITES_URL"
     case rickAndMortyURL = "RNM_RICKANDMORTY_URL"
     case universitiesURL = "RNM_UNIVERSITIES_URL"
     case upstreamTimeoutMilliseconds = "RNM_UPSTREAM_TIMEOUT_MS"

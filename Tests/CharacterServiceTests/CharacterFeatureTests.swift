@@ -101,25 +101,6 @@ struct CharacterFeatureTests {
         try await harness.stop()
     }
 
-    @Test("favorites persist across a restart and list the characters")
-    func favorites() async throws {
-        let first = try await CharacterHarness.start()
-        #expect(try await first.call(RPCMethods.favoritesAdd, .init(id: 1)) == FavoriteState(id: 1, favorite: true))
-        _ = try await first.call(RPCMethods.favoritesAdd, .init(id: 5))
-        _ = try await first.call(RPCMethods.favoritesAdd, .init(id: 2))
-        #expect(try await first.call(RPCMethods.favoritesRemove, .init(id: 1)) == FavoriteState(id: 1, favorite: false))
-        let unknown = await first.error { try await first.call(RPCMethods.favoritesAdd, .init(id: 9999)) }
-        #expect(unknown?.code == .notFound)
-        await first.client.close()
-        try await first.server.stop()
-        first.upstream.fault = .status(503)
-        let second = try await CharacterHarness.start(
-            upstream: (first.upstream, first.fixtures), databasePath: first.databasePath)
-        let list = try await second.call(RPCMethods.favoritesList, NoParams())
-        #expect(list.items.map(\.name) == ["Jerry Smith", "Morty Smith"])
-        try await second.stop()
-    }
-
     @Test("health: cache counts, upstream URL, last success and last error")
     func health() async throws {
         let harness = try await CharacterHarness.start(maxAge: 0)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Messaging
 import NIOCore
 import ServiceKit
@@ -18,7 +19,8 @@ struct CharacterHarness {
 
     static func start(
         maxAge: Int = 600, upstream existing: (TestUpstream, RickAndMortyFixtures)? = nil,
-        databasePath: String? = nil, upstreamMaxConnections: Int = Defaults.upstreamMaxConnections
+        databasePath: String? = nil, upstreamMaxConnections: Int = Defaults.upstreamMaxConnections,
+        settings: CharacterSettings = CharacterSettings(), logger: Logger = testLogger()
     ) async throws -> CharacterHarness {
         bypassProxies()
         let fixtures = existing?.1 ?? RickAndMortyFixtures()
@@ -33,7 +35,8 @@ struct CharacterHarness {
             upstreamMaxConnections: upstreamMaxConnections
         )
         let server = try await RunningServer.start(socketPath: configuration.socketPath) { onListening in
-            try CharacterServiceApp.build(configuration: configuration, logger: testLogger(), onListening: onListening)
+            try CharacterServiceApp.build(
+                configuration: configuration, settings: settings, logger: logger, onListening: onListening)
         }
         let client = try await server.connect()
         return CharacterHarness(

@@ -16,31 +16,31 @@ enum CharacterServiceApp {
         configuration: CachingServiceConfiguration, settings: CharacterSettings = CharacterSettings(),
         logger: Logger, onListening: (@Sendable () async -> Void)? = nil
     ) throws -> [any Service] {
-        let router = try router(configuration: configuration, settings: settings, logger: logger)
-        return [configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)]
+        let (router, services) = try parts(configuration: configuration, settings: settings, logger: logger)
+        // The favorites' client first: a service group stops its services last to first, so the
+        // server finishes its requests (a favorite being written) before the client closes.
+        return services + [
+            configuration.makeServer(.characters, handler: router, logger: logger, onListening: onListening)
+        ]
     }
 
     /// The service's methods over its database and upstream (the route table's test reads them).
     static func router(
         configuration: CachingServiceConfiguration, settings: CharacterSettings = CharacterSettings(), logger: Logger
     ) throws -> RPCRouter {
+        try parts(configuration: configuration, settings: settings, logger: logger).router
+    }
+
+    /// The methods, and what must run beside the server (a PostgreSQL client for the favorites).
+    static func parts(
+        configuration: CachingServiceConfiguration, settings: CharacterSettings, logger: Logger
+    ) throws -> (router: RPCRouter, services: [any Service]) {
         try DefaultPaths.createDirectory(for: configuration.databasePath)
         let (database, cacheOpening) = try CharacterDatabase.openSettingAsideDamage(
             path: configuration.databasePath, logger: logger)
-        let favoritesPath = try FavoritesDatabase.checkedPath(
-            settings.favoritesPath ?? FavoritesDatabase.path(besideCache: configuration.databasePath),
-            cachePath: configuration.databasePath)
-        try DefaultPaths.createDirectory(for: favoritesPath)
-        let (favorites, favoritesOpening) = try FavoritesDatabase.openSettingAsideDamage(
-            path: favoritesPath, logger: logger)
-        try favorites.adopt(from: database)
-        if let setAside = cacheOpening.setAside {
-            do {
-                try favorites.adopt(fromSetAside: setAside)
-            } catch {
-                logger.warning("favorites in the damaged cache \(setAside) could not be read: \(error)")
-            }
-        }
+        let favorites = try FavoritesSetup.open(
+            configuration: configuration, settings: settings, cache: database, cacheOpening: cacheOpening,
+            logger: logger)
         let upstream = RickAndMortyAPI(
             fetcher: configuration.makeFetcher(for: .characters), maxRecords: settings.maxRecords)
         let policy = configuration.makePolicy(
@@ -49,22 +49,26 @@ enum CharacterServiceApp {
             () async throws(UpstreamError) in try await upstream.probe()
         }
         policy.storage.note(cacheOpening)
-        let favoritesStorage = StorageHealth(path: favoritesPath, logger: logger)
-        favoritesStorage.note(favoritesOpening)
         let catalog = CharacterCatalog(
-            database: database, favoritesDatabase: favorites, favoritesStorage: favoritesStorage, upstream: upstream,
-            policy: policy, logger: logger, maxFilteredPages: settings.maxListPages,
+            database: database, favoritesStore: favorites.store, favoritesStorage: favorites.storage,
+            upstream: upstream, policy: policy, logger: logger, maxFilteredPages: settings.maxListPages,
             absentIDs: AbsentIDs(capacity: settings.maxAbsentIDs))
-        // Finished replies of fresh reads, answered again without the database.
+        // Finished replies of fresh reads, answered again without the database. No reply that
+        // holds favorites is ever kept, here or in front (`favorites.list` is not a cached method;
+        // the HTTP front's micro-cache keeps no web page, and `favorites.*` have no REST route):
+        // with a shared store another replica changes the list, and no commit here would say so.
+        // The SQLite file's commits still empty the cache, as before, for a favorite's sake in
+        // any reply that may come to hold one.
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
-        if let replyCache { favorites.invalidateOnCommit(replyCache) }
+        if let replyCache, let file = favorites.store as? FavoritesDatabase { file.invalidateOnCommit(replyCache) }
         var router = CharacterRoutes.router(
             catalog: catalog, syncConcurrency: syncConcurrency,
             maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
         router.registerMetrics(
             RPCMethods.charactersMetrics, of: .characters, instruments: configuration.instruments,
-            databases: [("characters", configuration.databasePath), ("favorites", favoritesPath)],
+            databases: [("characters", configuration.databasePath)]
+                + (favorites.file.map { [("favorites", $0)] } ?? []),
             health: catalog.healthReport)
-        return router
+        return (router, favorites.services)
     }
 }

@@ -13,4 +13,7 @@ struct CharacterSettings: Sendable {
     var maxAbsentIDs = Defaults.charactersMaxAbsentIDs
     /// `RNM_FAVORITES_DB`; nil for `favorites.sqlite` beside the cache.
     var favoritesPath: String?
+    /// `RNM_FAVORITES_URL`: a PostgreSQL database the favorites live in (shared by replicas);
+    /// nil or empty for the SQLite file.
+    var favoritesURL: String?
 }

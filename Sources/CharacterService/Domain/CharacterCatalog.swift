@@ -20,8 +20,9 @@ typealias PageAnswer = Answer<ListPage>
 /// stored copy). Records, links and details are in `CharacterCatalog+Records.swift`.
 struct CharacterCatalog: Sendable {
     let database: CharacterDatabase
-    /// User data, apart from the cache, with its own record of failed writes.
-    let favoritesDatabase: FavoritesDatabase
+    /// User data, apart from the cache (a file of this process's, or a database replicas
+    /// share), with its own record of failed writes.
+    let favoritesStore: any FavoritesStore
     let favoritesStorage: StorageHealth
     let upstream: RickAndMortyAPI
     /// The cache rule and the upstream's health.
@@ -44,9 +45,12 @@ struct CharacterCatalog: Sendable {
     /// `characters.health`, with the mirror.
     func healthReport() async throws -> ServiceHealth {
         let mirror = try await database.mirror()
+        var counts = try await database.counts()
+        // Health answers when a shared store does not: its count is left out, its state said.
+        counts["favorites"] = await favoritesStore.healthCount(recordingIn: favoritesStorage)
         return policy.health.report(
             service: .characters, upstreamURL: upstream.baseURL, started: started,
-            cache: try await database.counts().merging(["favorites": try await favoritesDatabase.ids().count]) { $1 },
+            cache: counts,
             mirror: .init(
                 complete: mirror != nil, completedAt: mirror?.completedAt.rfc3339,
                 records: mirror.map { $0.counts.values.reduce(0, +) } ?? 0),
@@ -59,15 +63,18 @@ struct CharacterCatalog: Sendable {
     func setFavorite(id: Int, _ favorite: Bool) async throws {
         if favorite { _ = try await record(.character, id: id) }
         try await favoritesStorage.required("the favorite \(id)") {
-            try await favoritesDatabase.setFavorite(id: id, favorite, at: Date())
+            try await favoritesStore.setFavorite(id: id, favorite, at: Date())
         }
     }
 
     /// The favorite characters' JSON, oldest favorite first: from the cache, the others fetched
     /// (after the cache was rebuilt, favorites are still there); one the upstream cannot give
-    /// now is left out.
+    /// now is left out. The ids are read from the store every time: with a shared store another
+    /// replica may have changed them a moment ago (the records are the upstream's, the same for all).
     func favorites() async throws -> [Data] {
-        let ids = try await favoritesDatabase.ids()
+        let ids = try await favoritesStorage.required("the favorites", action: "read") {
+            try await favoritesStore.ids()
+        }
         let records: [Int: StoredRecord]
         do {
             records = try await self.records(.character, ids: ids).records

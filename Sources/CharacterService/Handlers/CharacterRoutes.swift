@@ -98,6 +98,8 @@ enum CharacterRoutes {
                 return FavoriteState(id: id, favorite: favorite)
             }
         }
+        // Never `registerCached`: another replica may change the list (RNM_FAVORITES_URL), and
+        // no commit here would empty a kept copy (CharacterServiceApp.parts says more).
         router.registerEncoded(RPCMethods.favoritesList) { _, _ in
             var writer = JSONObjectWriter()
             writer.array("items", try await catalog.favorites())

@@ -72,7 +72,12 @@ enum PublicResponse {
         case .overloaded:
             return ("rnm is overloaded; retry shortly", .serviceUnavailable, [.retryAfter: "1"])
         case .storageUnavailable:
-            return ("rnm cannot write its cache now (its disk is full or failing)", .serviceUnavailable, [:])
+            // A disk full or failing, or the favorites' database (RNM_FAVORITES_URL) not answering:
+            // which one, and where, stays in the log.
+            return (
+                "rnm cannot store or read this now (its disk, or the database of its favorites, is failing); "
+                    + "retry later", .serviceUnavailable, [:]
+            )
         case .upstreamUnavailable:
             let status = error.upstreamStatus.map { " (it answered \($0))" } ?? ""
             return (

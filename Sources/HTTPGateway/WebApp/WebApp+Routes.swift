@@ -56,7 +56,9 @@ extension WebApp {
             case .character:
                 async let detail = reader.call(RPCMethods.charactersGet, IDParams(id: id))
                 async let favorites = reader.call(RPCMethods.favoritesList, NoParams())
-                let favorite = try await favorites.items.contains { $0.id == id }
+                // The character without its favorite button when the favorites cannot be read (their
+                // shared database down, -32007): the record is the page's point, and it is cached.
+                let favorite = (try? await favorites)?.items.contains { $0.id == id }
                 return WebPage.render(
                     "detail", DetailScreen(try await detail, favorite: favorite, csrf: token.value), token: token)
             case .location:

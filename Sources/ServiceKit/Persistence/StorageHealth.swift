@@ -48,14 +48,24 @@ public final class StorageHealth: Sendable {
     }
 
     /// A write that is the request's point: its failure is the answer, -32007 naming the disk.
-    public func required<T>(_ what: @autoclosure () -> String, _ write: () async throws -> T) async throws -> T {
+    /// Also a read of data that lives only there (`action` "read": the favorites). A store that
+    /// is not a file (a database server) throws its own ``StorageFailure``, recorded the same
+    /// way; `logged` false records it without a line (health, asked every few seconds).
+    public func required<T>(
+        _ what: @autoclosure () -> String, action: String = "store", logged: Bool = true,
+        _ write: () async throws -> T
+    ) async throws -> T {
         do {
             let value = try await write()
             recordSuccess()
             return value
         } catch let error as DatabaseError where StorageFailure.isStorage(error) {
-            let failure = record(error, storing: what())
-            logger.error("\(failure.what) failed: \(failure.reason) (\(path))")
+            let failure = record(StorageFailure(error, what: what(), path: path, action: action))
+            if logged { logger.error("\(failure.what) failed: \(failure.reason) (\(path))") }
+            throw failure
+        } catch let failure as StorageFailure {
+            record(failure)
+            if logged { logger.error("\(failure.what) failed: \(failure.reason) (\(failure.path))") }
             throw failure
         }
     }
@@ -106,7 +116,11 @@ public final class StorageHealth: Sendable {
     }
 
     private func record(_ error: DatabaseError, storing what: String) -> StorageFailure {
-        let failure = StorageFailure(error, what: what, path: path)
+        record(StorageFailure(error, what: what, path: path))
+    }
+
+    @discardableResult
+    private func record(_ failure: StorageFailure) -> StorageFailure {
         state.withLock { state in
             if state.failure == nil { state.failingSince = Date() }
             state.failure = failure

@@ -2,8 +2,9 @@ import RnmAPI
 
 extension DetailScreen {
     /// A character: its avatar, every field, origin and location as links, every episode, and
-    /// the favorite button.
-    init(_ detail: Fresh<CharacterDetail>, favorite: Bool, csrf: String) {
+    /// the favorite button (none when whether it is a favorite is unknown: the favorites' store
+    /// does not answer).
+    init(_ detail: Fresh<CharacterDetail>, favorite: Bool?, csrf: String) {
         let character = detail.character
         func place(_ place: PlaceRef) -> String? {
             place.id.map { "\(RecordKind.location.appPath)/\($0)" }
@@ -20,7 +21,7 @@ extension DetailScreen {
                 Field("Last known location", character.location.name, href: place(character.location)),
                 Field("Created", time: character.created),
             ],
-            favorite: FavoriteForm(id: character.id, isFavorite: favorite),
+            favorite: favorite.map { FavoriteForm(id: character.id, isFavorite: $0) },
             related: Related(
                 heading: "Episodes (\(detail.episodes.count))", episodes: detail.episodes.map(EpisodeRow.init)))
     }
