@@ -69,7 +69,7 @@ struct RnmctlTests {
         #expect(try await system.rnmctl("favorites", "add", "3").status == 0)
         let favorites = try await system.rnmctl("favorites", "list")
         #expect(favorites.stdout.contains("Summer Smith") && favorites.stdout.contains("1 favorite"))
-        #expect(try await system.rnmctl("favorites", "remove", "3").stdout.contains("not a favorite"))
+        #expect(try await system.rnmctl("favorites", "remove", "3").stdout.contains("is no longer a favorite"))
         let universities = try await system.rnmctl("universities", "list", "--wide")
         #expect(universities.stdout.contains("37 universities in United Arab Emirates"))
         // At 40 columns a long name wraps; its continuation is indented, never a row of its own.

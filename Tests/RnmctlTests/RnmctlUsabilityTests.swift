@@ -151,6 +151,8 @@ struct RnmctlUsabilityTests {
             #expect(uae.status == 0 && uae.stdout.contains("whole country names"), "\(uae.stdout)")
             let none = try await system.rnmctl("universities", "list", "--name", "xyz")
             #expect(none.stdout.contains("37 universities there"), "\(none.stdout)")
+            // Before a sync a name is looked for in the default country only, and it says so.
+            #expect(none.stdout.contains("only United Arab Emirates, the default country, was searched"))
             _ = try await system.rnmctl("universities", "list", "--country", "Japan")
             let elsewhere = try await system.rnmctl("universities", "show", "Kyoto University")
             #expect(elsewhere.status == 66 && elsewhere.stderr.contains("Japan"), "\(elsewhere.stderr)")
@@ -273,8 +275,12 @@ struct RnmctlUsabilityTests {
             #expect(
                 past.status == 66 && past.stderr.contains("--page 25") && !past.stdout.contains("page 26 of 25"),
                 "\(past.stderr)")
-            _ = try await system.rnmctl("favorites", "add", "4")
+            #expect(try await system.rnmctl("favorites", "add", "4").stdout == "character 4 is a favorite\n")
             #expect(try await system.rnmctl("favorites", "list").stdout.contains("1 favorite\n"))
+            // What a change did, not "(removed, if it was one)".
+            #expect(try await system.rnmctl("favorites", "add", "4").stdout.contains("was a favorite already"))
+            #expect(try await system.rnmctl("favorites", "remove", "5").stdout.contains("was not a favorite"))
+            #expect(try await system.rnmctl("favorites", "remove", "4").stdout.contains("is no longer a favorite"))
         }
     }
 

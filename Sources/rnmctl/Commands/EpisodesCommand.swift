@@ -59,7 +59,7 @@ struct EpisodesCommand: AsyncParsableCommand {
                 ) { page in
                     id = page.items.first { $0.code == code }?.id
                     // Not found in a stale list: the notice says why it may be missing.
-                    if id == nil { global.announceIfStale(page) }
+                    if id == nil { global.announceIfStale(page, from: .characters) }
                 }
                 guard id != nil else {
                     try await global.runReporting { throw CLIFailure.nothingFound("no episode \(code)") }

@@ -17,8 +17,9 @@ struct FavoritesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
+            let was = await global.isFavorite(id)
             try await global.perform(RPCMethods.favoritesAdd, IDParams(id: id)) {
-                print("character \($0.id) is a favorite")
+                print(was == true ? "character \($0.id) was a favorite already" : "character \($0.id) is a favorite")
             }
         }
     }
@@ -31,8 +32,11 @@ struct FavoritesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
+            let was = await global.isFavorite(id)
             try await global.perform(RPCMethods.favoritesRemove, IDParams(id: id)) {
-                print("character \($0.id) is not a favorite now (removed, if it was one)")
+                print(
+                    was == false
+                        ? "character \($0.id) was not a favorite" : "character \($0.id) is no longer a favorite")
             }
         }
     }
@@ -50,6 +54,19 @@ struct FavoritesCommand: AsyncParsableCommand {
                     list.items.isEmpty
                         ? "no favorites yet: add one with rnmctl favorites add ID"
                         : plural(list.items.count, "favorite"))
+            }
+        }
+    }
+}
+
+extension GlobalOptions {
+    /// Whether `id` is a favorite now, to say what a change did (the methods answer the state
+    /// after it only); nil when the list cannot be read (the change itself then says why).
+    func isFavorite(_ id: Int) async -> Bool? {
+        guard !json else { return nil }
+        return try? await withGateway { client in
+            try await client.call(RPCMethods.favoritesList, NoParams(), timeout: deadline).items.contains {
+                $0.id == id
             }
         }
     }

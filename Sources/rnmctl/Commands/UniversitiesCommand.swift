@@ -129,6 +129,13 @@ private func printUniversities(_ list: Fresh<UniversityList>, asked country: Str
                 """
                 : "\(plural(list.count, "university", "universities")) of \(total) in \(list.country) match \"\(name)\""
         )
+        // A name without a country searches every country once the mirror exists; before it,
+        // only the default one (a new user read "no university" as "none anywhere").
+        if country == nil {
+            print(
+                "only \(list.country), the default country, was searched: `rnmctl universities sync` mirrors every "
+                    + "country, then --name searches them all")
+        }
     } else {
         print("\(plural(list.count, "university", "universities")) in \(list.country)")
     }

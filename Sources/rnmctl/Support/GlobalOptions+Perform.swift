@@ -25,7 +25,7 @@ extension GlobalOptions {
             let reply = try await withGateway { client in
                 try await client.callReturningJSON(method, params, timeout: deadline, onProgress: onProgress)
             }
-            if noticesStale { announceIfStale(reply.value) }
+            if noticesStale { announceIfStale(reply.value, from: ServiceName(rawValue: method.owner) ?? .gateway) }
             if json, printsResultJSON {
                 print(String(buffer: reply.json))
             } else {
@@ -39,13 +39,16 @@ extension GlobalOptions {
     /// One line on stderr when `value` came from the cache because the upstream failed (none
     /// with `--json`: the result itself says so, `stale`, `upstreamError`, `fetchedAt`, and a
     /// program reading it gets one JSON document and nothing else).
-    func announceIfStale(_ value: Any) {
+    func announceIfStale(_ value: Any, from service: ServiceName) {
         guard !json, let freshness = (value as? any FreshnessCarrying)?.freshness, freshness.stale else { return }
+        // The web app's sentence for the same state (UpstreamTrouble), then the upstream's own
+        // words as the detail a person may want.
+        let reason = freshness.upstreamError ?? "unknown error"
         Terminal.printError(
             Terminal.warning(
                 """
-                offline: showing data cached at \(freshness.fetchedAt); the upstream failed: \
-                \(freshness.upstreamError ?? "unknown error")
+                offline: \(UpstreamTrouble(reason).sentence(service)); \(UpstreamTrouble.showingCached) \
+                \(freshness.fetchedAt) (\(reason))
                 """
             ))
     }
