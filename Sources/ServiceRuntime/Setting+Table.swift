@@ -204,8 +204,8 @@ extension Setting {
         case .httpTrustedProxies:
             SettingSpec(
                 """
-                Addresses or CIDR blocks (comma-separated) of proxies whose X-Forwarded-For or Forwarded names the \
-                client that per-client limits count; empty: none, the peer is the client
+                Addresses or CIDR blocks (comma-separated) of proxies whose X-Forwarded-For names the client that \
+                per-client limits count; empty: none, the peer is the client
                 """,
                 default: .described("empty"))
         case .httpDrainMilliseconds:

@@ -3,7 +3,7 @@ import ServiceRuntime
 import Testing
 
 /// The settings table (`Setting.spec`) is the one place a setting's default, range and help are
-/// written; README.md and docs/PROTOCOL.md must list every setting with that default.
+/// written; docs/SETTINGS.md.md and docs/PROTOCOL.md must list every setting with that default.
 @Suite("Settings table")
 struct SettingsTableTests {
     static func document(_ path: String) throws -> [Substring] {

@@ -85,7 +85,9 @@ struct HTTPDeploymentTests {
         }
     }
 
-    @Test("RNM_HTTP_METRICS_ADDRESS: /metrics answers there, every process's, and is 404 on the public port")
+    @Test(
+        "RNM_HTTP_METRICS_ADDRESS: /metrics answers there, every process's, and is 404 on the public port; the probes answer there too"
+    )
     func metricsAddress() async throws {
         try await RnmSystem.with { system in
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
@@ -101,6 +103,9 @@ struct HTTPDeploymentTests {
             #expect(metrics.header("Access-Control-Allow-Origin") == nil)
             #expect(try await http.get("/metrics").status == 404)
             #expect(try await HTTPProbe.request(port: port, target: "/api/character/1").status == 404)
+            // The probes answer there too, outside the public port's connection caps.
+            #expect(try await HTTPProbe.request(port: port, target: "/livez").status == 200)
+            #expect(try await HTTPProbe.request(port: port, target: "/readyz").status == 200)
             try await http.server.stop()
         }
     }
@@ -130,22 +135,32 @@ struct HTTPDeploymentTests {
             #expect(statuses.prefix(4).allSatisfy { $0 == "HTTP/1.1 200" }, "the proxy's: \(statuses)")
             #expect(statuses.suffix(3).sorted() == ["HTTP/1.1 200", "HTTP/1.1 200", "HTTP/1.1 503"], "\(statuses)")
 
-            // GraphQL: client A's one query at a time, wherever the proxy says A is; B is not A.
+            // GraphQL: client A's one query at a time, wherever the proxy says A is; B is not A;
+            // a direct client naming A, or a client writing its own `Forwarded`, is not A. Each
+            // query a record of its own, so none shares another's fetch.
             system.characterUpstream.fault = .hang
             let before = system.characterUpstream.requestCount
-            let query = "{ character(id: 9) { name } }"
-            let heldA = Task { try await http.graphQL(query, headers: [("X-Forwarded-For", "203.0.113.7")]) }
+            func query(_ id: Int) -> String { "{ character(id: \(id)) { name } }" }
+            let heldA = Task { try await http.graphQL(query(9), headers: [("X-Forwarded-For", "203.0.113.7")]) }
             try await waitUntil(10, "A's query at the upstream") { system.characterUpstream.requestCount > before }
             let againA = try await http.graphQL(
-                query, headers: [("X-Forwarded-For", "198.51.100.1, 203.0.113.7, 10.1.2.3")])
+                query(10), headers: [("X-Forwarded-For", "198.51.100.1, 203.0.113.7, 10.1.2.3")])
             #expect(againA.response.status == 503, "A's second query: \(againA.response.status)")
-            let heldB = Task { try await http.graphQL(query, headers: [("Forwarded", "for=\"[2001:db8::1]:4711\"")]) }
+            let heldB = Task { try await http.graphQL(query(11), headers: [("X-Forwarded-For", "192.0.2.8")]) }
+            // Behind the proxy, a client's own Forwarded header names nobody: this is A again.
+            let forged = try await http.graphQL(
+                query(12), headers: [("Forwarded", "for=192.0.2.77"), ("X-Forwarded-For", "203.0.113.7")])
+            #expect(forged.response.status == 503, "a Forwarded header chose the client: \(forged.response.status)")
             // Directly, without a proxy, the header is the client's own claim: naming A does not
             // make it A (it is admitted as itself).
-            let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let encoded = query(13).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let spoofed = Task {
                 try await http.get(
                     "/graphql?query=\(encoded)", headers: [("X-Forwarded-For", "203.0.113.7")], from: "127.0.0.3")
+            }
+            // B's and the direct client's queries admitted beside A's: all three at the upstream.
+            try await waitUntil(10, "B's and the direct client's queries at the upstream") {
+                system.characterUpstream.requestCount >= before + 3
             }
             system.characterUpstream.fault = nil
             #expect(try await heldA.value.response.status == 200)
@@ -156,7 +171,9 @@ struct HTTPDeploymentTests {
         }
     }
 
-    @Test("the client a trusted proxy names: nearest untrusted hop, one spelling per address, nothing from others")
+    @Test(
+        "the client a trusted proxy names: nearest untrusted hop of X-Forwarded-For, one spelling per address, nothing from others"
+    )
     func clientAddress() throws {
         let proxies = try TrustedProxies.parse("10.0.0.0/8, 2001:db8:ffff::/48, 192.0.2.1").get()
         func client(_ peer: String, _ fields: [(String, String)]) -> String {
@@ -170,9 +187,9 @@ struct HTTPDeploymentTests {
         #expect(client("10.0.0.2", [("X-Forwarded-For", "1.2.3.4"), ("X-Forwarded-For", "10.0.0.7")]) == "1.2.3.4")
         #expect(client("192.0.2.1", [("X-Forwarded-For", "::ffff:1.2.3.4")]) == "1.2.3.4")
         #expect(client("2001:db8:ffff::9", [("X-Forwarded-For", "2001:DB8:0:0::1")]) == "2001:db8::1")
-        #expect(
-            client("10.0.0.2", [("Forwarded", "for=192.0.2.60;proto=http, for=\"[2001:db8::7]:4711\"")])
-                == "2001:db8::7")
+        // Forwarded is not read (proxies pass a client's own through): only X-Forwarded-For.
+        #expect(client("10.0.0.2", [("Forwarded", "for=192.0.2.60"), ("X-Forwarded-For", "1.2.3.4")]) == "1.2.3.4")
+        #expect(client("10.0.0.2", [("Forwarded", "for=192.0.2.60")]) == "10.0.0.2")
         #expect(client("10.0.0.2", [("X-Forwarded-For", "1.2.3.4, garbage")]) == "10.0.0.2")
         #expect(client("10.0.0.2", []) == "10.0.0.2")
         if case .failure(let failure) = TrustedProxies.parse("10.0.0.0/8, proxy.local") {

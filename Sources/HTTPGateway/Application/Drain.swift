@@ -28,7 +28,8 @@ struct DrainService: Service {
         drain.begin()
         guard duration > .zero else { return }
         logger.info("draining: still answering, not ready", metadata: ["for": "\(duration)"])
-        // Cancelled (the group's shutdown deadline, a second signal): stop draining at once.
+        // Cancelled (the group's graceful-shutdown deadline): stop draining at once. A second
+        // SIGTERM does not cut it short (ServiceRunner names no cancellation signal).
         try? await Task.sleep(for: duration)
     }
 }

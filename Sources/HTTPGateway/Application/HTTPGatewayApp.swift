@@ -97,6 +97,7 @@ enum HTTPGatewayApp {
         let workers = GraphQLWorkers()
         let httpMetrics = HTTPMetrics(instruments: instruments)
         let drain = Drain()
+        let probes = Probes(reader: reader, drain: drain)
         let scrape = SharedScrape {
             await MetricsScrape.collect(own: [.init(process: "http", exposition: instruments.exposition())]) {
                 try await reader.call($0, NoParams())
@@ -113,7 +114,7 @@ enum HTTPGatewayApp {
             cache: cache, metrics: httpMetrics,
             webApp: WebApp(reader: reader, publicURL: base, logger: logger),
             scrape: configuration.metricsAddress == nil ? scrape : nil,
-            probes: Probes(reader: reader, drain: drain), proxies: configuration.trustedProxies)
+            probes: probes, proxies: configuration.trustedProxies)
         let trim = IdleTrim(trims: RnmMetrics.memoryTrims.counter(in: instruments)) {
             let usage = slots.usage
             return (usage.acquired, usage.inUse > 0)
@@ -159,7 +160,8 @@ enum HTTPGatewayApp {
         if let address = configuration.metricsAddress {
             services.append(
                 MetricsListener.make(
-                    address: address, scrape: scrape, logger: logger, onListening: onMetricsListening))
+                    address: address, scrape: scrape, probes: probes, logger: logger,
+                    onListening: onMetricsListening))
         }
         services.append(DrainService(drain: drain, duration: configuration.drain, logger: logger))
         return services

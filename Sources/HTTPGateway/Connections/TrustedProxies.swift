@@ -7,8 +7,11 @@ import NIOCore
 /// The proxies (`RNM_HTTP_TRUSTED_PROXIES`) whose word on the client is taken: behind an
 /// ingress or a load balancer every connection comes from the proxy's address, so the
 /// per-client limits would count every client as one. A request from a trusted proxy is
-/// counted by the client its `Forwarded` (RFC 7239) or `X-Forwarded-For` names; from anyone
-/// else, by its own address (a client cannot name itself someone else).
+/// counted by the client its `X-Forwarded-For` names; from anyone else, by its own address (a
+/// client cannot name itself someone else). Only `X-Forwarded-For`: it is the header ingress
+/// controllers and load balancers append to (ingress-nginx, Envoy, Traefik, cloud balancers),
+/// while they pass a client's own `Forwarded` through untouched, so reading `Forwarded` would
+/// let any client behind them choose its address.
 struct TrustedProxies: Sendable, Equatable {
     /// One address or block: its bytes (4 or 16) and how many leading bits must match.
     struct Block: Sendable, Equatable {
@@ -66,7 +69,7 @@ struct TrustedProxies: Sendable, Equatable {
     }
 
     /// The client a request counts as: the peer, unless the peer is a trusted proxy; then the
-    /// nearest address its forwarding header names that is not itself a trusted proxy (read
+    /// nearest address `X-Forwarded-For` names that is not itself a trusted proxy (read
     /// from the right: each proxy appends the address it was reached from, and what a client
     /// wrote before them is its own claim). An entry that is not an address ends the walk
     /// at the last proxy.
@@ -81,32 +84,9 @@ struct TrustedProxies: Sendable, Equatable {
         return client
     }
 
-    /// The hops a request's headers name, nearest last: `Forwarded`'s `for=` when it is there,
-    /// else `X-Forwarded-For`'s list.
+    /// The hops `X-Forwarded-For` names (every line of it, in order), nearest last.
     static func forwardedHops(_ headers: HTTPFields) -> [String] {
-        let forwarded = headers[values: .forwarded]
-        if !forwarded.isEmpty {
-            return forwarded.flatMap { $0.split(separator: ",") }.compactMap { element in
-                element.split(separator: ";").lazy.map { String($0).trimmingWhitespace }
-                    .first { $0.lowercased().hasPrefix("for=") }
-                    .map { nodeAddress(String($0.dropFirst(4))) }
-            }
-        }
-        return headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
-            .map { String($0).trimmingWhitespace }
-    }
-
-    /// A `Forwarded` node's address: unquoted, without `[]` and port (`"[2001:db8::1]:4711"`).
-    private static func nodeAddress(_ node: String) -> String {
-        var node = Substring(node)
-        if node.hasPrefix("\""), node.hasSuffix("\""), node.count >= 2 { node = node.dropFirst().dropLast() }
-        if node.hasPrefix("["), let end = node.firstIndex(of: "]") {
-            return String(node[node.index(after: node.startIndex)..<end])
-        }
-        if node.filter({ $0 == ":" }).count == 1, let colon = node.firstIndex(of: ":") {
-            return String(node[..<colon])
-        }
-        return String(node)
+        headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }.map { String($0).trimmingWhitespace }
     }
 
     /// An address's bytes (an IPv4-mapped IPv6 address as its IPv4 address).
@@ -135,8 +115,6 @@ struct TrustedProxies: Sendable, Equatable {
 }
 
 extension HTTPField.Name {
-    /// RFC 7239.
-    static let forwarded = HTTPField.Name("Forwarded")!
     /// The de facto list of addresses a request passed through.
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

@@ -10,6 +10,8 @@ import Telemetry
 /// its metrics (`rnm_http_requests_total` by route and status, its duration).
 struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: HTTPMetrics
+    /// Who a request is for, behind a trusted proxy (``TrustedProxies``).
+    let proxies: TrustedProxies
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -22,7 +24,8 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             // Who it is for, through every hop (docs/PROTOCOL.md §3): waits for the Gateway link's
             // slots and for the upstream's connections are served in turn between HTTP clients.
-            let client = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+            let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+            let client = peer.map { proxies.client(peer: $0, headers: request.headers) }
             response = try await RequestTrace.with(trace.traceID) {
                 try await RequestClient.with(client) { try await next(request, context) }
             }

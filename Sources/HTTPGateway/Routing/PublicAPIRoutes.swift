@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import RnmAPI
 import ServiceRuntime
+import Telemetry
 
 /// The HTTPGateway's route table: the Rick and Morty API's paths under `/api` and its
 /// `/graphql`, Hipo's `/search`, every process's `/metrics`, and the web app (`/`, `/app/…`,
@@ -26,7 +27,7 @@ enum PublicAPIRoutes {
     ) -> Router<PublicRequestContext> {
         let router = Router(
             context: PublicRequestContext.self, options: [.autoGenerateHeadEndpoints, .caseInsensitive])
-        router.add(middleware: ObservabilityMiddleware(metrics: metrics))
+        router.add(middleware: ObservabilityMiddleware(metrics: metrics, proxies: proxies))
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes, postPaths: postPaths))
         router.add(middleware: WebAppMiddleware(maxURLBytes: maxURLBytes))
@@ -51,11 +52,12 @@ enum PublicAPIRoutes {
         router.get("api/character/avatar/:file") { _, context in
             await endpoints.avatar(file: context.parameters.get("file") ?? "")
         }
+        // The client as ObservabilityMiddleware found it (behind a trusted proxy, the one it names).
         router.get("graphql") { request, context in
-            await graphQL.respond(to: request, client: proxies.client(peer: context.client, headers: request.headers))
+            await graphQL.respond(to: request, client: RequestClient.current ?? context.client)
         }
         router.post("graphql") { request, context in
-            await graphQL.respond(to: request, client: proxies.client(peer: context.client, headers: request.headers))
+            await graphQL.respond(to: request, client: RequestClient.current ?? context.client)
         }
         router.get("search") { request, _ in
             await universities.search(PublicQuery(request.uri.query))

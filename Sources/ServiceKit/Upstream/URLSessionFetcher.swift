@@ -114,7 +114,8 @@ public final class URLSessionFetcher: Sendable {
         let host = url.map { [$0.host, $0.port.map(String.init)].compactMap { $0 }.joined(separator: ":") } ?? "?"
         guard let error = error as? URLError else { return "\(error.localizedDescription) (\(host))" }
         switch error.code {
-        case .cannotConnectToHost: return "nothing answers at \(host) (connection refused)"
+        // libcurl's "could not connect": refused, or the host or network unreachable.
+        case .cannotConnectToHost: return "nothing answers at \(host) (refused or unreachable)"
         case .cannotFindHost, .dnsLookupFailed: return "the name \(url?.host ?? host) does not resolve (DNS)"
         case .notConnectedToInternet: return "this machine has no network to reach \(host)"
         case .badServerResponse, .zeroByteResource: return "\(host) closed the connection without an answer"
