@@ -84,6 +84,11 @@ struct HTTPStallTests {
             try await waitUntil(10, "a query holding the slot") { system.characterUpstream.requestCount > before }
             let again = try await http.graphQL(Self.introspection)
             #expect(again.response.status == 200 && again.response.body == full.response.body, "\(again.messages)")
+            // Sent as a micro-cache hit is: an ETag, and gzipped to a client that takes it.
+            #expect(again.response.header("ETag") != nil)
+            let compressed = try await http.graphQL(Self.introspection, headers: [("Accept-Encoding", "gzip")])
+            #expect(compressed.response.header("Content-Encoding") == "gzip")
+            #expect(compressed.response.body.count < full.response.body.count / 3, "\(compressed.response.body.count)")
             system.characterUpstream.fault = nil
             #expect(try await held.value.response.status == 200)
             let walk =

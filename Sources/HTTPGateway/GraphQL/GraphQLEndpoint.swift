@@ -30,7 +30,7 @@ struct GraphQLEndpoint: Sendable {
     /// `__typename`), by the same key, kept for good: the schema never changes while the
     /// process runs, so GraphiQL's introspection query is run once, not on every page load
     /// (`RNM_GRAPHQL_CACHE_BYTES` of answers).
-    let schemaAnswers: ExpiringCache<ByteBuffer>
+    let schemaAnswers: ExpiringCache<ResponseCache.Entry>
     /// How much GraphQL work runs at once; where it runs.
     let admission: GraphQLAdmission
     let workers: GraphQLWorkers
@@ -90,8 +90,10 @@ struct GraphQLEndpoint: Sendable {
         if let (kept, storedAt) = answers.lookup(key) {
             return repeated(kept, storedAt: storedAt, to: request.head)
         }
-        if let kept = schemaAnswers.entry(for: key)?.value {
-            return answer(kept, report: nil, status: .ok, contentType: answering.contentType)
+        if let kept = schemaAnswers.entry(for: key) {
+            // As a micro-cache hit is sent: its ETag (304 to a GET that has it), gzipped to a
+            // client that takes it (GraphiQL's introspection answer is the largest repeated).
+            return repeated(kept.value, storedAt: kept.storedAt, to: request.head)
         }
         let ticket: UInt64
         switch admission.enter(client) {
@@ -162,7 +164,13 @@ struct GraphQLEndpoint: Sendable {
         let response = answer(
             bytes, report: report, status: result.data == nil ? answering.requestError : .ok, contentType: contentType)
         if errors.isEmpty, result.data != nil, report == nil {
-            schemaAnswers.store(bytes, for: key, size: bytes.readableBytes, expires: .now + .seconds(365 * 86400))
+            let gzipped = ResponseCache.gzip(bytes, contentType: contentType)
+            let kept = ResponseCache.Entry(
+                body: bytes, contentType: contentType, age: 0, route: "/graphql", etag: ETag.of(bytes), gzipped: gzipped
+            )
+            schemaAnswers.store(
+                kept, for: key, size: bytes.readableBytes + (gzipped?.readableBytes ?? 0),
+                expires: .now + .seconds(365 * 86400))
         }
         if errors.isEmpty, result.data != nil, let freshness = report?.freshness, freshness.source == .cache,
             !freshness.stale, freshness.revalidating != true
