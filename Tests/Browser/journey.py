@@ -21,7 +21,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from widths import bar_contrast, phone_and_desktop
+from widths import CONTRAST_JS, bar_contrast, phone_and_desktop
 
 checks = []
 
@@ -186,12 +186,7 @@ def main():
             ".filter(e => !e.closest('label')).length")
         check("every field has a label", unlabelled == 0)
 
-        contrast_js = """
-            const rgb = c => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
-            const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255;
-              return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
-              return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-            const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+        contrast_js = CONTRAST_JS + """
             const bg = getComputedStyle(document.body).backgroundColor;
             const card = getComputedStyle(document.querySelector('.card')).backgroundColor;
             return Math.min(ratio(getComputedStyle(document.body).color, bg),

@@ -16,13 +16,17 @@ CHART_JS = """
 """
 
 
-# The lowest contrast of the chart's bars against the page (WCAG's 3:1 for graphics).
-BAR_CONTRAST_JS = """
+# WCAG's contrast ratio of two CSS colours, `ratio(a, b)`: the journey's checks start with it.
+CONTRAST_JS = """
     const rgb = c => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
     const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255;
       return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
       return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
     const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+"""
+
+# The lowest contrast of the chart's bars against the page (WCAG's 3:1 for graphics).
+BAR_CONTRAST_JS = CONTRAST_JS + """
     const bg = getComputedStyle(document.body).backgroundColor;
     return Math.min(...[...document.querySelectorAll('.chart rect.bar')].map(b => ratio(getComputedStyle(b).fill, bg)));
 """
