@@ -24,6 +24,8 @@ struct WebRouteTests {
                     #expect(try await http.get(route.path).status != 200, "GET \(route.path)")
                 }
             }
+            // The other names of two of them.
+            #expect(try await http.get("/app").status == 200 && (try await http.get("/favicon.ico").status) == 200)
             // Every link of the bar is a screen of the table, each titled by its label.
             let home = try await http.get("/")
             for screen in WebRoute.screens {

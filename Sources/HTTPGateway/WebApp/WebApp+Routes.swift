@@ -4,47 +4,41 @@ import NIOCore
 import RnmAPI
 
 extension WebApp {
-    /// The app's routes: every ``WebRoute`` (the switch is exhaustive: a new case is served or
-    /// does not compile), each with its method.
+    /// What answers a route.
+    typealias Handler = @Sendable (Request, PublicRequestContext) async -> Response
+
+    /// The app's routes: every ``WebRoute`` at its path and method, each answered by
+    /// ``handler(for:)`` (an exhaustive switch: a new case is served or does not compile).
     func register(on router: Router<PublicRequestContext>) {
         for route in WebRoute.all {
-            let path = RouterPath(stringLiteral: route.pattern)
-            switch route {
-            case .home:
-                router.get("/") { request, _ in await home(request) }
-                router.get("app") { request, _ in await home(request) }
-            case .list(let kind):
-                switch kind {
-                case .character: registerRecords(Character.self, on: router)
-                case .location: registerRecords(Location.self, on: router)
-                case .episode: registerRecords(Episode.self, on: router)
-                }
-            case .record(let kind, _):
-                router.on(path, method: route.method) { request, context in
-                    await record(kind, request, context)
-                }
-            case .refreshCharacters:
-                router.on(path, method: route.method) { request, _ in await refreshCharacters(request) }
-            case .favorites, .favorite, .stats:
-                registerFavoritesAndStats(route, at: path, on: router)
-            case .universities, .refreshUniversities, .university:
-                registerUniversities(route, at: path, on: router)
-            case .offline, .sync, .syncProgress:
-                registerOffline(route, at: path, on: router)
-            case .stylesheet:
-                router.on(path, method: route.method) { _, _ in
-                    WebAssets.response(WebAssets.css, contentType: "text/css; charset=utf-8")
-                }
-            case .script:
-                router.on(path, method: route.method) { _, _ in
-                    WebAssets.response(WebAssets.javaScript, contentType: "text/javascript; charset=utf-8")
-                }
-            case .icon:
-                router.on(path, method: route.method) { _, _ in
-                    WebAssets.response(WebAssets.icon, contentType: "image/svg+xml")
-                }
-                router.get("favicon.ico") { _, _ in WebAssets.response(WebAssets.icon, contentType: "image/svg+xml") }
-            }
+            router.on(RouterPath(stringLiteral: route.pattern), method: route.method, use: handler(for: route))
+        }
+        // Other names browsers and people use for two of them.
+        router.get("app", use: handler(for: .home))
+        router.get("favicon.ico", use: handler(for: .icon))
+    }
+
+    private func handler(for route: WebRoute) -> Handler {
+        switch route {
+        case .home: { request, _ in await home(request) }
+        case .list(.character): listHandler(Character.self)
+        case .list(.location): listHandler(Location.self)
+        case .list(.episode): listHandler(Episode.self)
+        case .record(let kind, _): { request, context in await record(kind, request, context) }
+        case .refreshCharacters: { request, _ in await refreshCharacters(request) }
+        case .favorites: favoritesHandler()
+        case .favorite: favoriteHandler()
+        case .stats: statsHandler()
+        case .universities: universitiesHandler()
+        case .refreshUniversities: refreshUniversitiesHandler()
+        case .university: universityHandler()
+        case .offline: offlineHandler()
+        case .sync: syncHandler()
+        case .syncProgress: { _, _ in Self.json(sync.current, status: .ok) }
+        case .stylesheet: { _, _ in WebAssets.response(WebAssets.css, contentType: "text/css; charset=utf-8") }
+        case .script:
+            { _, _ in WebAssets.response(WebAssets.javaScript, contentType: "text/javascript; charset=utf-8") }
+        case .icon: { _, _ in WebAssets.response(WebAssets.icon, contentType: "image/svg+xml") }
         }
     }
 
@@ -91,8 +85,9 @@ extension WebApp {
     }
 
     /// A kind's list screen.
-    private func registerRecords<Record: CardRecord>(_ type: Record.Type, on router: Router<PublicRequestContext>) {
-        router.get(RouterPath(stringLiteral: String(Record.kind.appPath.dropFirst()))) { request, _ in
+    private func listHandler<Record: CardRecord>(_ type: Record.Type) -> Handler {
+        { request, _ in
+
             await page(request) { token in
                 let query = PublicQuery(request.uri.query)
                 let kind = Record.kind
@@ -118,125 +113,123 @@ extension WebApp {
         }
     }
 
-    private func registerFavoritesAndStats(
-        _ route: WebRoute, at path: RouterPath, on router: Router<PublicRequestContext>
-    ) {
-        switch route {
-        case .favorites:
-            router.on(path, method: route.method) { request, _ in
-                await page(request) { token in
-                    let list = try await reader.call(RPCMethods.favoritesList, NoParams())
-                    return WebPage.render("favorites", FavoritesScreen(list, csrf: token.value), token: token)
-                }
+    /// The favorites screen.
+    private func favoritesHandler() -> Handler {
+        { request, _ in
+            await page(request) { token in
+                let list = try await reader.call(RPCMethods.favoritesList, NoParams())
+                return WebPage.render("favorites", FavoritesScreen(list, csrf: token.value), token: token)
             }
-        case .favorite:
-            router.on(path, method: route.method) { request, context in
-                await write(request, back: WebRoute.favorites.path) { fields, _ in
-                    let id = try Self.id(context)
-                    let method = fields["action"] == "remove" ? RPCMethods.favoritesRemove : RPCMethods.favoritesAdd
-                    _ = try await reader.call(method, IDParams(id: id))
-                    return WebPage.redirect(WebRoute.record(.character, id: id).path)
-                }
-            }
-        case .stats:
-            router.on(path, method: route.method) { request, _ in
-                await page(request) { token in
-                    let stats = try await reader.call(RPCMethods.charactersStats, NoParams())
-                    return WebPage.render("stats", StatsScreen(stats, csrf: token.value), token: token)
-                }
-            }
-        default: break
         }
     }
 
-    private func registerUniversities(
-        _ route: WebRoute, at path: RouterPath, on router: Router<PublicRequestContext>
-    ) {
-        switch route {
-        case .universities:
-            router.on(path, method: route.method) { request, _ in
-                await page(request) { token in
-                    let query = PublicQuery(request.uri.query)
-                    let params = UniversityListParams(country: query.filter("country"), name: query.filter("name"))
-                    let list = try await reader.call(RPCMethods.universitiesList, params)
-                    // An empty country: whether the mirror is made yet, for the explanation.
-                    var mirrorComplete: Bool?
-                    if UniversitiesScreen.countryIsEmpty(list) {
-                        let health = try? await reader.call(RPCMethods.universitiesHealth, NoParams())
-                        mirrorComplete = health.map { $0.mirror?.complete == true }
-                    }
-                    var screen = UniversitiesScreen(
-                        list, name: params.name, mirrorComplete: mirrorComplete, csrf: token.value)
-                    if let notice = await notRefreshedNotice(query, .universities, list.freshness) {
-                        screen.frame.notice = notice
-                    }
-                    return WebPage.render("universities", screen, token: token)
-                }
+    /// A favorite added or removed; the browser ends on the character's page.
+    private func favoriteHandler() -> Handler {
+        { request, context in
+            await write(request, back: WebRoute.favorites.path) { fields, _ in
+                let id = try Self.id(context)
+                let method = fields["action"] == "remove" ? RPCMethods.favoritesRemove : RPCMethods.favoritesAdd
+                _ = try await reader.call(method, IDParams(id: id))
+                return WebPage.redirect(WebRoute.record(.character, id: id).path)
             }
-        case .refreshUniversities:
-            router.on(path, method: route.method) { request, _ in
-                await write(request, back: WebRoute.universities.path) { fields, token in
-                    let params = UniversityListParams(country: fields.filter("country"), name: fields.filter("name"))
-                    let list = try await reader.call(RPCMethods.universitiesRefresh, params)
-                    let screen = Self.link(
-                        WebRoute.universities.path,
-                        [("country", list.country)] + (params.name.map { [("name", $0)] } ?? []))
-                    return WebPage.redirect(list.freshness.stale ? Self.markedNotRefreshed(screen) : screen)
-                }
-            }
-        case .university:
-            router.on(path, method: route.method) { request, _ in
-                await page(request, back: WebRoute.universities.path) { token in
-                    let query = PublicQuery(request.uri.query)
-                    guard let name = query.filter("name") else {
-                        return WebPage.problem(
-                            heading: "Which university?", message: "the link names no university (name=…)",
-                            status: .badRequest,
-                            back: WebRoute.universities.path, token: token)
-                    }
-                    let detail = try await reader.call(
-                        RPCMethods.universitiesGet, UniversityGetParams(name: name, country: query.filter("country")))
-                    return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
-                }
-            }
-        default: break
         }
     }
 
-    private func registerOffline(_ route: WebRoute, at path: RouterPath, on router: Router<PublicRequestContext>) {
-        switch route {
-        case .offline:
-            router.on(path, method: route.method) { request, _ in
-                await page(request) { token in
-                    async let characters = Self.outcome {
-                        try await reader.call(RPCMethods.charactersHealth, NoParams())
-                    }
-                    async let universities = Self.outcome {
-                        try await reader.call(RPCMethods.universitiesHealth, NoParams())
-                    }
-                    let health: [(String, ServiceName, Result<ServiceHealth, any Error>)] = [
-                        ("Characters, locations, episodes", .characters, await characters),
-                        ("Universities", .universities, await universities),
-                    ]
-                    return WebPage.render(
-                        "offline", OfflineScreen(health: health, sync: sync.current, csrf: token.value), token: token)
+    /// The statistics screen.
+    private func statsHandler() -> Handler {
+        { request, _ in
+            await page(request) { token in
+                let stats = try await reader.call(RPCMethods.charactersStats, NoParams())
+                return WebPage.render("stats", StatsScreen(stats, csrf: token.value), token: token)
+            }
+        }
+    }
+
+    /// A country's universities.
+    private func universitiesHandler() -> Handler {
+        { request, _ in
+            await page(request) { token in
+                let query = PublicQuery(request.uri.query)
+                let params = UniversityListParams(country: query.filter("country"), name: query.filter("name"))
+                let list = try await reader.call(RPCMethods.universitiesList, params)
+                // An empty country: whether the mirror is made yet, for the explanation.
+                var mirrorComplete: Bool?
+                if UniversitiesScreen.countryIsEmpty(list) {
+                    let health = try? await reader.call(RPCMethods.universitiesHealth, NoParams())
+                    mirrorComplete = health.map { $0.mirror?.complete == true }
                 }
-            }
-        case .sync:
-            router.on(path, method: route.method) { request, _ in
-                await write(request, back: WebRoute.offline.path) { _, _ in
-                    let started = sync.start()
-                    guard request.headers[.accept]?.contains("application/json") == true else {
-                        return WebPage.redirect(WebRoute.offline.path)
-                    }
-                    return Self.json(["started": started], status: started ? .accepted : .conflict)
+                var screen = UniversitiesScreen(
+                    list, name: params.name, mirrorComplete: mirrorComplete, csrf: token.value)
+                if let notice = await notRefreshedNotice(query, .universities, list.freshness) {
+                    screen.frame.notice = notice
                 }
+                return WebPage.render("universities", screen, token: token)
             }
-        case .syncProgress:
-            router.on(path, method: route.method) { _, _ in
-                Self.json(sync.current, status: .ok)
+        }
+    }
+
+    /// A country's universities fetched again; the browser ends on their screen (marked when the upstream did not answer).
+    private func refreshUniversitiesHandler() -> Handler {
+        { request, _ in
+            await write(request, back: WebRoute.universities.path) { fields, token in
+                let params = UniversityListParams(country: fields.filter("country"), name: fields.filter("name"))
+                let list = try await reader.call(RPCMethods.universitiesRefresh, params)
+                let screen = Self.link(
+                    WebRoute.universities.path,
+                    [("country", list.country)] + (params.name.map { [("name", $0)] } ?? []))
+                return WebPage.redirect(list.freshness.stale ? Self.markedNotRefreshed(screen) : screen)
             }
-        default: break
+        }
+    }
+
+    /// One university.
+    private func universityHandler() -> Handler {
+        { request, _ in
+            await page(request, back: WebRoute.universities.path) { token in
+                let query = PublicQuery(request.uri.query)
+                guard let name = query.filter("name") else {
+                    return WebPage.problem(
+                        heading: "Which university?", message: "the link names no university (name=…)",
+                        status: .badRequest,
+                        back: WebRoute.universities.path, token: token)
+                }
+                let detail = try await reader.call(
+                    RPCMethods.universitiesGet, UniversityGetParams(name: name, country: query.filter("country")))
+                return WebPage.render("detail", DetailScreen(detail, csrf: token.value), token: token)
+            }
+        }
+    }
+
+    /// The offline mirror and the upstreams.
+    private func offlineHandler() -> Handler {
+        { request, _ in
+            await page(request) { token in
+                async let characters = Self.outcome {
+                    try await reader.call(RPCMethods.charactersHealth, NoParams())
+                }
+                async let universities = Self.outcome {
+                    try await reader.call(RPCMethods.universitiesHealth, NoParams())
+                }
+                let health: [(String, ServiceName, Result<ServiceHealth, any Error>)] = [
+                    ("Characters, locations, episodes", .characters, await characters),
+                    ("Universities", .universities, await universities),
+                ]
+                return WebPage.render(
+                    "offline", OfflineScreen(health: health, sync: sync.current, csrf: token.value), token: token)
+            }
+        }
+    }
+
+    /// Both syncs started (JSON to the page's script, else back to the Offline screen).
+    private func syncHandler() -> Handler {
+        { request, _ in
+            await write(request, back: WebRoute.offline.path) { _, _ in
+                let started = sync.start()
+                guard request.headers[.accept]?.contains("application/json") == true else {
+                    return WebPage.redirect(WebRoute.offline.path)
+                }
+                return Self.json(["started": started], status: started ? .accepted : .conflict)
+            }
         }
     }
 
