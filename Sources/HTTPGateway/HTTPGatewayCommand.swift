@@ -67,15 +67,9 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     public func run() async throws {
         let logger = try common.makeLogger(label: "rnm.http")
         let addressText = Setting.httpAddress.resolve(address)
-        guard let (host, port) = HTTPGatewayConfiguration.parseAddress(addressText) else {
-            throw ValidationError("RNM_HTTP_ADDRESS / --address must be host:port, got \"\(addressText)\"")
-        }
-        var metrics: (host: String, port: Int)?
-        if let text = metricsAddress ?? Setting.httpMetricsAddress.value() {
-            guard let parsed = HTTPGatewayConfiguration.parseAddress(text) else {
-                throw ValidationError("RNM_HTTP_METRICS_ADDRESS / --metrics-address must be host:port, got \"\(text)\"")
-            }
-            metrics = parsed
+        let (host, port) = try Self.address(addressText, "RNM_HTTP_ADDRESS / --address")
+        let metrics = try (metricsAddress ?? Setting.httpMetricsAddress.value()).map {
+            try Self.address($0, "RNM_HTTP_METRICS_ADDRESS / --metrics-address")
         }
         let proxies: TrustedProxies
         switch TrustedProxies.parse(Setting.httpTrustedProxies.resolve(trustedProxies, default: "")) {
@@ -112,5 +106,13 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
         } catch {
             throw ListenError(error, address: addressText) ?? error
         }
+    }
+
+    /// `text` as `host:port`, or the error naming the setting that gave it.
+    private static func address(_ text: String, _ setting: String) throws -> (host: String, port: Int) {
+        guard let parsed = HTTPGatewayConfiguration.parseAddress(text) else {
+            throw ValidationError("\(setting) must be host:port, got \"\(text)\"")
+        }
+        return parsed
     }
 }
