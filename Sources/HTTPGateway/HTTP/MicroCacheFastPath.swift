@@ -82,7 +82,7 @@ final class MicroCacheFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let trace = RequestTrace.continuing(traceparent: request.headerFields[.traceparent])
         var (status, headers, body) = entry.answer(
             request.method, headers: request.headerFields, storedAt: storedAt, now: now)
-        PublicHeaders.stamp(&headers, path: target, traceparent: trace.traceparent)
+        PublicHeaders.stamp(&headers, publicPath: true, traceparent: trace.traceparent)
         headers[.date] = HTTPDate.now()
         // ``KeepAliveHandler`` marked the request, and says `Connection: close` on the answer.
         let close = request.headerFields[.connection] == "close"

@@ -151,10 +151,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// Paths whose answers may be kept: the web app's pages, the metrics and the probes never are.
-    static func mayKeep(_ path: String) -> Bool {
-        !WebApp.owns(path)
-            && !PublicAPIRoutes.privatePaths.contains(PublicAPIMiddleware<PublicRequestContext>.routePath(path))
-    }
+    static func mayKeep(_ path: String) -> Bool { PublicAPIRoutes.isPublicAPI(path) }
 
     /// Paths whose concurrent identical GETs share one call: those whose answers may be kept,
     /// but GraphQL's (they vary by more than the URL, and ``GraphQLEndpoint`` keeps its own).

@@ -20,6 +20,12 @@ enum PublicAPIRoutes {
     /// cache keeps or shares their answers.
     static let privatePaths: Set<String> = [metricsPath, livenessPath, readinessPath]
 
+    /// Whether `path` is one of the public APIs' (not the web app's, not a private one): what
+    /// any origin may read, and what the micro-cache may keep.
+    static func isPublicAPI(_ path: String) -> Bool {
+        !WebApp.owns(path) && !privatePaths.contains(PublicAPIMiddleware<PublicRequestContext>.routePath(path))
+    }
+
     static func router(
         endpoints: RickAndMortyEndpoints, universities: UniversitySearch, graphQL: GraphQLEndpoint,
         maxURLBytes: Int, cache: ResponseCache, metrics: HTTPMetrics, webApp: WebApp,
