@@ -179,6 +179,7 @@ def wire_flood(socket_path, connections=400, requests=1000, hold=8.0):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
+    parser.add_argument("--only", choices=["http", "wire"], help="the HTTP front's attacks (1-6) or the wire's (7)")
     args = parser.parse_args()
     system = System(args.bin)
     http_process = None
@@ -200,44 +201,11 @@ def main():
             except OSError:
                 time.sleep(0.02)
         pid = http_process.pid
-        bystander = Bystander(port=port)
-        bystander.start()
-        time.sleep(1)
         table = []
-        measure("alone (the bystander's reference)", pid, bystander, lambda: time.sleep(3) or "nothing", table)
-        for levels in (16, 30):
-            measure(f"1. diamond, {levels} levels", pid, bystander,
-                    lambda: "HTTP %d" % post(port, diamond(levels))[0], table)
-        measure("1. diamond, 16 levels, 2 at once", pid, bystander,
-                lambda: str([r[0] for r in parallel(2, lambda: post(port, diamond(16)))]), table)
-        measure("2. introspection walk, 50 aliases", pid, bystander, lambda: "HTTP %d" % post(port, WALK)[0], table)
-        measure("2. GraphiQL's introspection query", pid, bystander, lambda: "HTTP %d" % post(
-            port, open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "introspection.graphql")).read())[0],
-            table)
-        measure("3. 2,000 unknown fields", pid, bystander, lambda: "HTTP %d" % post(port, ERRORS)[0], table)
-        measure("4. 4 connections pipelining hits, never reading", pid, bystander,
-                lambda: pipelining_never_reading(port), table)
-
-        def heavy():
-            status, body = post(port, HEAVY, variables=HEAVY_IDS)
-            answer = json.loads(body)
-            records = answer.get("extensions", {}).get("rnm", {}).get("records")
-            errors = [e["message"] for e in answer.get("errors", [])][:1]
-            return f"HTTP {status}, {records} records" + (f", {errors[0]}" if errors else "")
-        measure("5. one heavy query (6 × charactersByIds of 493, episodes' names)", pid, bystander, heavy, table)
-        measure("5. 4 heavy queries at once", pid, bystander,
-                lambda: str(sorted(p[0] for p in parallel(4, lambda: post(
-                    port, HEAVY + f" # {time.perf_counter()}", variables=HEAVY_IDS)))), table)
-        measure("6. a hit with Connection: close", pid, bystander, lambda: close_after_hit(port), table)
-        bystander.running = False
-        wire = Bystander(socket_path=system.socket("gateway"))
-        wire.start()
-        time.sleep(1)
-        gateway_pid = system.processes["gateway"].pid
-        measure("7. wire: alone (the reference)", gateway_pid, wire, lambda: time.sleep(3) or "nothing", table)
-        measure("7. wire flood: 400 connections × 1,000 universities.list", gateway_pid, wire,
-                lambda: wire_flood(system.socket("gateway")), table)
-        wire.running = False
+        if args.only != "wire":
+            http_attacks(port, pid, table)
+        if args.only != "http":
+            wire_attacks(system, table)
         print("| attack | outcome | CPU (HTTPGateway; Gateway for 7) | RSS | took | bystander's cached read meanwhile |")
         print("| --- | --- | --- | --- | --- | --- |")
         for row in table:
@@ -247,6 +215,51 @@ def main():
             http_process.terminate()
             http_process.wait(10)
         system.close()
+
+
+def http_attacks(port, pid, table):
+    """Findings 1-6, on the HTTP front."""
+    bystander = Bystander(port=port)
+    bystander.start()
+    time.sleep(1)
+    measure("alone (the bystander's reference)", pid, bystander, lambda: time.sleep(3) or "nothing", table)
+    for levels in (16, 30):
+        measure(f"1. diamond, {levels} levels", pid, bystander,
+                lambda: "HTTP %d" % post(port, diamond(levels))[0], table)
+    measure("1. diamond, 16 levels, 2 at once", pid, bystander,
+            lambda: str([r[0] for r in parallel(2, lambda: post(port, diamond(16)))]), table)
+    measure("2. introspection walk, 50 aliases", pid, bystander, lambda: "HTTP %d" % post(port, WALK)[0], table)
+    measure("2. GraphiQL's introspection query", pid, bystander, lambda: "HTTP %d" % post(
+        port, open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "introspection.graphql")).read())[0],
+        table)
+    measure("3. 2,000 unknown fields", pid, bystander, lambda: "HTTP %d" % post(port, ERRORS)[0], table)
+    measure("4. 4 connections pipelining hits, never reading", pid, bystander,
+            lambda: pipelining_never_reading(port), table)
+
+    def heavy():
+        status, body = post(port, HEAVY, variables=HEAVY_IDS)
+        answer = json.loads(body)
+        records = answer.get("extensions", {}).get("rnm", {}).get("records")
+        errors = [e["message"] for e in answer.get("errors", [])][:1]
+        return f"HTTP {status}, {records} records" + (f", {errors[0]}" if errors else "")
+    measure("5. one heavy query (6 × charactersByIds of 493, episodes' names)", pid, bystander, heavy, table)
+    measure("5. 4 heavy queries at once", pid, bystander,
+            lambda: str(sorted(p[0] for p in parallel(4, lambda: post(
+                port, HEAVY + f" # {time.perf_counter()}", variables=HEAVY_IDS)))), table)
+    measure("6. a hit with Connection: close", pid, bystander, lambda: close_after_hit(port), table)
+    bystander.running = False
+
+
+def wire_attacks(system, table):
+    """Finding 7, on the Gateway's socket."""
+    wire = Bystander(socket_path=system.socket("gateway"))
+    wire.start()
+    time.sleep(1)
+    gateway_pid = system.processes["gateway"].pid
+    measure("7. wire: alone (the reference)", gateway_pid, wire, lambda: time.sleep(3) or "nothing", table)
+    measure("7. wire flood: 400 connections × 1,000 universities.list", gateway_pid, wire,
+            lambda: wire_flood(system.socket("gateway")), table)
+    wire.running = False
 
 
 if __name__ == "__main__":

@@ -144,9 +144,35 @@ struct EnvelopeTests {
         #expect(!RPCError(.notFound, "x", service: "characters").retryable)
         struct Unknown: Error {}
         #expect(RPCError(mapping: Unknown(), service: "s").code == .internalError)
-        let json = String(buffer: try JSONCoding.encode(RPCError(.timeout, "slow", service: "gateway")))
+        let json = RPCError(.timeout, "slow", service: "gateway").json
         #expect(
             json.contains(#""retryable":true"#) && json.contains(#""service":"gateway""#) && json.contains("-32004"))
+    }
+}
+
+extension EnvelopeTests {
+    @Test("an error frame, written by hand, reads back as the error it was, whatever its text holds")
+    func errorWireForm() throws {
+        let errors = [
+            RPCError(.notFound, "no character 9", service: "characters"),
+            RPCError(
+                .upstreamUnavailable, "the upstream said \"no\"\n\tand \u{1} left; Морти, 🛸", service: "characters",
+                detail: "a\\b / c", upstreamStatus: 503),
+            RPCError(.init(rawValue: 0), "", service: ""),
+        ]
+        for error in errors {
+            struct ErrorFrame: Decodable {
+                let jsonrpc: String
+                let id: Int
+                let error: RPCError
+            }
+            let frame = Frames.errorResponse(rawID: ByteBuffer(string: "7"), error: error).dropFrameHeader()
+            let read = try JSONCoding.decode(ErrorFrame.self, from: frame)
+            #expect(read.error == error && read.id == 7 && read.jsonrpc == "2.0")
+        }
+        #expect(
+            errors[0].json
+                == #"{"code":-32001,"data":{"retryable":false,"service":"characters"},"message":"no character 9"}"#)
     }
 }
 

@@ -6,7 +6,7 @@
 
 /// The one typed error of the protocol (docs/PROTOCOL.md §4): every failure that crosses a socket
 /// is one of these, and ``Code`` is the only place codes and retryability are decided.
-public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+public struct RPCError: Error, Sendable, Equatable, Decodable, CustomStringConvertible {
     /// A wire error code.
     public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
         public let rawValue: Int
@@ -115,7 +115,8 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
         return "\(text.prefix(excerptLength))… (\(count) characters)"
     }
 
-    // MARK: Wire form: {"code", "message", "data": {"service", "retryable", ...}}
+    // MARK: Wire form: {"code", "message", "data": {"service", "retryable", ...}}; written by
+    // ``write(into:)`` (RPCError+Wire.swift)
 
     private enum CodingKeys: String, CodingKey { case code, message, data }
     private enum DataKeys: String, CodingKey { case service, retryable, detail, upstreamStatus }
@@ -128,17 +129,6 @@ public struct RPCError: Error, Sendable, Equatable, Codable, CustomStringConvert
         service = (try? data?.decodeIfPresent(String.self, forKey: .service)) ?? "unknown"
         detail = try? data?.decodeIfPresent(String.self, forKey: .detail)
         upstreamStatus = try? data?.decodeIfPresent(Int.self, forKey: .upstreamStatus)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(code, forKey: .code)
-        try container.encode(message, forKey: .message)
-        var data = container.nestedContainer(keyedBy: DataKeys.self, forKey: .data)
-        try data.encode(service, forKey: .service)
-        try data.encode(retryable, forKey: .retryable)
-        try data.encodeIfPresent(detail, forKey: .detail)
-        try data.encodeIfPresent(upstreamStatus, forKey: .upstreamStatus)
     }
 }
 

@@ -30,6 +30,11 @@ public struct FrameBuilder {
         JSONText.writeQuoted(value, into: &buffer)
     }
 
+    /// Appends an error's wire form.
+    public mutating func append(error: RPCError) {
+        error.write(into: &buffer)
+    }
+
     /// Appends an integer as a JSON number.
     public mutating func appendInteger<I: BinaryInteger>(_ value: I) {
         buffer.writeString(String(value))

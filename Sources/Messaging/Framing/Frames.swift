@@ -27,7 +27,7 @@ public enum Frames {
         builder.append("{\"jsonrpc\":\"2.0\",\"id\":")
         builder.append(rawID ?? nullID)
         builder.append(",\"error\":")
-        builder.append(ByteBuffer(bytes: (try? JSONCoding.encoder.encode(error)) ?? Data("{}".utf8)))
+        builder.append(error: error)
         builder.append("}")
         return builder.finish()
     }

@@ -1,11 +1,15 @@
 import NIOCore
 
-/// How much of a connection one turn of its event loop reads: about 1 KB (11 small requests)
-/// of a client that may not read its replies, so that a newcomer's request waits a turn or two
-/// and not behind everything hundreds of pipelining connections have sent (issue 35, finding
-/// 7; Redis reads 16 KB a client a turn). Measured with 400 connections flooding the Gateway
-/// (debug build): a newcomer's get took 31 s with NIO's turns (4 reads of up to 64 KB), 5–8 s
-/// with 4 KB turns, 1.3–2.2 s with 1 KB.
+/// How much of a connection one turn of its event loop reads: 128 bytes (one small request and
+/// the start of the next) of a client that may not read its replies, so that a newcomer's
+/// request waits a turn or two and not behind everything hundreds of pipelining connections
+/// have sent (issue 35, finding 7; Redis reads 16 KB a client a turn). A newcomer's call takes
+/// about four turns (accept, read, the service's reply, write), and a turn reads every flooding
+/// connection once. Measured with 400 connections flooding the Gateway with 1,000
+/// `universities.list` each (release build, `scripts/attack --only wire`), a newcomer's p99:
+/// 204 ms with 1 KB turns, 95 ms with 256 bytes, 57 ms with 128; 64 bytes (a request in two
+/// reads) was no better. A client that waits for each reply is read in one `read` a request (two
+/// for a frame over 128 bytes); a pipelining one pays a `read` per frame or two.
 ///
 /// A frame larger than a turn is read in turns its size (up to 64 KB): one request's bytes, so
 /// no more work a turn, and its frame timeout is not spent waiting for our small reads. A
@@ -13,7 +17,7 @@ import NIOCore
 /// Used on the connection's event loop only.
 public final class ReadTurns: @unchecked Sendable {
     /// Bytes read in one turn.
-    public static let bytes = 1024
+    public static let bytes = 128
     /// The most one turn reads for a large frame.
     static let largestTurn = 65_536
 

@@ -61,7 +61,7 @@ enum CLIFailure: Error {
                 .init(rawValue: 0), String(message(verbose: false).dropFirst("rnmctl: ".count)), service: "rnmctl")
         }
         error.message = Self.inCLITerms(error.message)
-        let encoded = (try? JSONCoding.encode(error)).map { String(buffer: $0) } ?? "{}"
+        let encoded = error.json
         let code = if case .rpc = self { encoded } else { encoded.replacing("\"code\":0", with: "\"code\":null") }
         return "{\"error\":\(code),\"exitCode\":\(exitCode)}"
     }
