@@ -10,6 +10,7 @@ WORKDIR /src
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
+COPY Plugins ./Plugins
 COPY Tests ./Tests
 COPY Benchmarks ./Benchmarks
 RUN mkdir -p /out/bin /out/completions \

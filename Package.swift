@@ -191,8 +191,15 @@ let package = Package(
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "CompressNIO", package: "compress-nio"),
-            ]
+            ],
+            // The web app's templates, style sheet, script and icon: files, compiled in.
+            exclude: ["WebApp/Embedded"],
+            plugins: ["EmbedFiles"]
         ),
+        // Embeds a target's `Embedded` folders in its binary at build time (the HTTPGateway's).
+        .plugin(
+            name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"], path: "Plugins/EmbedFiles"),
+        .executableTarget(name: "EmbedFilesTool", path: "Sources/Tools/EmbedFilesTool"),
         // Each program's thin `main`: the code lives in the library of the same name, so that
         // tests and the multi-call binary can use it.
         .executableTarget(
@@ -332,7 +339,7 @@ if Context.environment["RNM_FUZZ"] != nil {
 // A warning in rnm's own code fails the build where it counts: CI sets RNM_WARNINGS_AS_ERRORS
 // (.ci/run). Only rnm's targets: the dependencies' warnings are theirs to fix.
 if Context.environment["RNM_WARNINGS_AS_ERRORS"] != nil {
-    for target in package.targets {
+    for target in package.targets where target.type != .plugin {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
     }
 }
