@@ -188,9 +188,7 @@ struct CharacterCatalog: Sendable {
         let records = try await database.records(resource, ids: found.ids)
         let items = found.ids.compactMap { records[$0]?.json }
         return PageAnswer(
-            ListPage(
-                page: page, pages: (found.count + RecordKind.pageSize - 1) / RecordKind.pageSize, count: found.count,
-                items: items),
+            ListPage(page: page, pages: RecordKind.pages(holding: found.count), count: found.count, items: items),
             .cached(at: mirror.completedAt, upstreamError: upstreamError?.description))
     }
 
