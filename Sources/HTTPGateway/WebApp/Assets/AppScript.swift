@@ -37,7 +37,9 @@ enum AppScript {
           const poll = async () => {
             let state;
             try {
-              const answer = await fetch("\(WebRoute.syncProgress.path)", { headers: { "Accept": "application/json" } });
+              const answer = await fetch("\(WebRoute.syncProgress.path)", {
+                headers: { "Accept": "application/json" },
+              });
               state = await answer.json();
             } catch (error) {
               // rnm restarting, or a moment without the network: ask again.

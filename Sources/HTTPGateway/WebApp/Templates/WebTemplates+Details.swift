@@ -55,7 +55,8 @@ extension WebTemplates {
         <input type="hidden" name="name" value="{{name}}"><button type="submit" class="quiet">Refresh from the upstream\
         </button></form><span class="muted">{{summary}}</span></div>
         {{#noUniversities}}<div class="empty"><p>{{sentence}}</p>{{#unsynced}}<p>rnm has no offline copy of the \
-        universities yet, so it could only ask the upstream: the <a href="{{frame.routes.offline}}">Offline page</a> makes one.\
+        universities yet, so it could only ask the upstream: the \
+        <a href="{{frame.routes.offline}}">Offline page</a> makes one.\
         </p>{{/unsynced}}</div>{{/noUniversities}}
         <ul class="plain">{{#items}}<li><a href="{{href}}">{{name}}</a>{{#place}} <span class="muted">({{.}})\
         </span>{{/place}}</li>{{/items}}</ul>

@@ -65,7 +65,8 @@ enum WebTemplates {
     static let cards = """
         <ul class="grid">
         {{#cards}}<li><a class="card" href="{{href}}">{{#image}}<img src="{{src}}" alt="{{alt}}" width="300" \
-        height="300" loading="lazy" decoding="async">{{/image}}<div class="body"><strong class="title">{{title}}</strong>
+        height="300" loading="lazy" decoding="async">{{/image}}<div class="body">\
+        <strong class="title">{{title}}</strong>
         {{#lines}}<p{{#className}} class="{{className}}"{{/className}}>{{text}}</p>{{/lines}}</div></a></li>
         {{/cards}}</ul>
 
