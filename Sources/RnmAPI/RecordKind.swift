@@ -6,6 +6,12 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
     /// Records on one page of any list, as the API pages them.
     public static let pageSize = 20
 
+    /// The pages a list of `count` records fills, as the API's server counts them: ``pageSize``
+    /// to a page, the last one partly (0 for an empty list).
+    public static func pages(holding count: Int) -> Int {
+        (count + pageSize - 1) / pageSize
+    }
+
     /// The pages a list may be asked for: past the last is never more than 20 million records
     /// (rnm's services refuse more; the HTTP front and GraphQL answer "nothing" without asking).
     public static let pages = 1...1_000_000

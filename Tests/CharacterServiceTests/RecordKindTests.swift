@@ -30,4 +30,9 @@ struct RecordKindTests {
         #expect(RecordKind.location.fixedValues.isEmpty && RecordKind.episode.fixedValues.isEmpty)
         #expect(RecordKind.allFilters == ["name", "status", "species", "type", "gender", "dimension", "episode"])
     }
+
+    @Test("a list's pages as the API counts them: 20 to a page, the last one partly, none when empty")
+    func pagesHolding() {
+        #expect([0, 1, 20, 21, 493].map(RecordKind.pages(holding:)) == [0, 1, 1, 2, 25])
+    }
 }

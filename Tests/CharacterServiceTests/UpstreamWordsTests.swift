@@ -9,7 +9,8 @@ struct UpstreamWordsTests {
         let asked = UpstreamError.throttled(status: 429, retryAfterSeconds: 1_000_000_000)
         #expect(
             asked.description(waiting: 60)
-                == "upstream answered HTTP 429 with Retry-After: 1000000000 s; rnm waits 60 s (RNM_UPSTREAM_RETRY_AFTER_MAX_MS)"
+                == "upstream answered HTTP 429 with Retry-After: 1000000000 s; "
+                + "rnm waits 60 s (RNM_UPSTREAM_RETRY_AFTER_MAX_MS)"
         )
         let short = UpstreamError.throttled(status: 503, retryAfterSeconds: 4)
         #expect(short.description(waiting: 4) == "upstream answered HTTP 503 with Retry-After: 4 s")

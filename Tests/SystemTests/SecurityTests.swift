@@ -177,7 +177,8 @@ struct SQLScan {
         "incoming", "now",
     ]
     static let sqlPattern =
-        (#"\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|DROP|ALTER|FROM|WHERE|VALUES|LIMIT|OFFSET|ORDER BY|GROUP BY|AND|OR|IN|LIKE|SET|CASE|WHEN|THEN|ELSE|END|JOIN)\b|[=(,] ?'\x00|[=(,] ?\?"#)
+        #"\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|DROP|ALTER|FROM|WHERE|VALUES|LIMIT|OFFSET|ORDER BY|GROUP BY|"#
+        + #"AND|OR|IN|LIKE|SET|CASE|WHEN|THEN|ELSE|END|JOIN)\b|[=(,] ?'\x00|[=(,] ?\?"#
     static let tripleQuote = String(repeating: "\"", count: 3)
     static let copyOrderPattern = (#"^CopyOrder\.replaces\("[^"\\]*", storedIn: "[^"\\]*"\)$"#)
 

@@ -16,7 +16,8 @@ public struct DatabaseSnapshot: Sendable, Equatable {
             let names = try String.fetchAll(
                 db,
                 sql: """
-                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
+                    SELECT name FROM sqlite_master
+                    WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
                     """)
             var tables: [String: [String]] = [:]
             for name in names {

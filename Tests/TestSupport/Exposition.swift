@@ -67,6 +67,17 @@ public struct Exposition: Sendable {
         samples.filter { $0.matches(name, labels) }.reduce(0) { $0 + $1.value }
     }
 
+    /// A caching service's `rnm_cache_answers_total` by source, those above 0, the reply cache's
+    /// left out: how the cache rule answered its reads.
+    public var cacheAnswers: [String: Int] {
+        samples.reduce(into: [:]) { counts, sample in
+            guard sample.name == "rnm_cache_answers_total", sample.value > 0,
+                let source = sample.labels["source"], source != "reply_cache"
+            else { return }
+            counts[source] = Int(sample.value)
+        }
+    }
+
     /// Whether a sample `name` with `labels` is there.
     public func has(_ name: String, _ labels: [String: String] = [:]) -> Bool {
         samples.contains { $0.matches(name, labels) }

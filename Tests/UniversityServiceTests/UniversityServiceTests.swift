@@ -255,3 +255,29 @@ struct UniversityFailureTests {
         try await second.stop()
     }
 }
+
+@Suite("UniversityService: each read counted once, by how the cache rule answered it", .cleansUp)
+struct UniversityAnswerCountTests {
+    @Test("a get fetches its country once, then answers from it; a 304 renews the stored list, counted as fetched")
+    func counted() async throws {
+        let harness = try await UniversityHarness.start()
+        _ = try await harness.get("Chiba University", country: "Japan")
+        #expect(try await answers(harness) == ["fetched": 1])
+        _ = try await harness.get("Keio University", country: "Japan")
+        #expect(try await answers(harness) == ["fetched": 1, "database": 1])
+        let before = try #require(try await harness.cached("Japan")).fetchedAt
+        // Whole seconds: the renewed copy's date must be able to differ.
+        try await waitUntil(3, "the clock reaches the next second") { Date().rfc3339 != before.rfc3339 }
+        let list = try await harness.list("Japan")
+        #expect(harness.upstream.notModifiedCount == 1, "asked with the list's validator, answered 304")
+        #expect(list.freshness.source == .upstream && !list.items.isEmpty)
+        #expect(try #require(try await harness.cached("Japan")).fetchedAt > before)
+        #expect(try await answers(harness) == ["fetched": 2, "database": 1])
+        try await harness.stop()
+    }
+
+    private func answers(_ harness: UniversityHarness) async throws -> [String: Int] {
+        let report = try await harness.client.call(RPCMethods.universitiesMetrics, .init(), timeout: .seconds(10))
+        return try Exposition(report.exposition).cacheAnswers
+    }
+}

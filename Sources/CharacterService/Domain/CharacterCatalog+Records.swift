@@ -38,51 +38,24 @@ extension CharacterCatalog {
             })
     }
 
-    /// Records by id: the fresh ones from the cache, the rest in one multi-id upstream call.
-    /// `unchecked` holds the ids neither cached nor checked, because the upstream failed
-    /// (they may exist: they are not "missing").
-    func records(
-        _ resource: RecordKind, ids: [Int]
-    ) async throws
-        -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>)
-    {
-        let answer = try await recordsByRule(resource, ids: ids)
-        policy.metrics.answered(answer.freshness)
-        return answer
-    }
-
-    /// ``records(_:ids:)`` before it is counted: the cache rule, for many records at once.
-    private func recordsByRule(
-        _ resource: RecordKind, ids: [Int]
-    ) async throws
-        -> (records: [Int: StoredRecord], freshness: Freshness, unchecked: Set<Int>)
-    {
-        var found = try await database.records(resource, ids: ids)
-        // Ids past a fresh complete mirror, or lately said absent, do not exist: not asked for,
-        // and not "unchecked".
-        let absent = try await knownAbsent(resource, ids: ids.filter { found[$0] == nil })
-        let needed = ids.filter { !absent.contains($0) && (found[$0].map { !policy.isFresh($0.fetchedAt) } ?? true) }
-        let oldest = found.values.map(\.fetchedAt).min() ?? Date()
-        guard !needed.isEmpty else { return (found, .cached(at: oldest), []) }
-        if needed.allSatisfy({ found[$0].map { policy.revalidates($0.fetchedAt) } ?? false }) {
-            // All within the stale-while-revalidate window: at once, one refresh behind.
-            Task { [self] in _ = try? await fetchRecords(resource, ids: needed) }
-            return (found, .revalidating(at: oldest), [])
-        }
-        do {
-            let fetched = try await fetchRecords(resource, ids: needed)
-            found.merge(fetched.value) { $1 }
-            return (found, fetched.freshness, [])
-        } catch let error as UpstreamError {
+    /// Records by id, by the cache rule for many at once
+    /// (``CachePolicy/readMany(_:stored:fetchedAt:absent:fetch:missing:otherwise:)``): the fresh
+    /// ones from the cache, the rest in one multi-id upstream call. Its `unchecked` holds the ids
+    /// neither cached nor checked, because the upstream failed (they may exist: not "missing").
+    func records(_ resource: RecordKind, ids: [Int]) async throws -> BatchAnswer<Int, StoredRecord> {
+        let stored = try await database.records(resource, ids: ids)
+        return try await policy.readMany(
+            ids, stored: stored, fetchedAt: \.fetchedAt,
+            // Ids past a fresh complete mirror, or lately said absent, do not exist: not asked
+            // for, and not "unchecked".
+            absent: try await knownAbsent(resource, ids: ids.filter { stored[$0] == nil }),
+            fetch: { [self] needed in try await fetchRecords(resource, ids: needed) },
             // Past a complete mirror, ids did not exist when it was made: missing, not unchecked.
-            let knownAbsent = Set(try await beyondMirror(resource, ids: needed.filter { found[$0] == nil }))
-            guard !found.isEmpty || ids.isEmpty || knownAbsent.count == needed.count else {
+            missing: { [self] ids in Set(try await beyondMirror(resource, ids: ids)) },
+            otherwise: { error, needed in
                 let list = needed.map(String.init).joined(separator: ",")
                 throw CharacterError.upstreamUnavailable(what: "\(resource.plural) \(list)", error)
-            }
-            let unchecked = Set(needed.filter { found[$0] == nil && !knownAbsent.contains($0) })
-            return (found, .stale(at: oldest, because: error), unchecked)
-        }
+            })
     }
 
     /// The records of `ids` not cached yet, fetched in one call (the rest are not refetched:
@@ -115,11 +88,10 @@ extension CharacterCatalog {
         -> (answer: Answer<StoredRecord>, summaries: [Int: EpisodeSummary], upstreamError: UpstreamError?)
     {
         let cached = try await database.characterWithEpisodeSummaries(id: id)  // read 1
-        if let cached, policy.isFresh(cached.record.fetchedAt),
-            cached.record.related.allSatisfy({ cached.summaries[$0] != nil })
+        if let cached, cached.record.related.allSatisfy({ cached.summaries[$0] != nil }),
+            let hit = policy.freshHit(Stored(cached.record, fetchedAt: cached.record.fetchedAt))
         {
-            policy.metrics.answered(.cached(at: cached.record.fetchedAt))
-            return (Answer(cached.record, .cached(at: cached.record.fetchedAt)), cached.summaries, nil)
+            return (hit, cached.summaries, nil)
         }
         let answer = try await record(.character, id: id, stored: cached?.record)
         var summaries = cached?.summaries ?? [:]
@@ -187,31 +159,38 @@ extension CharacterCatalog {
                 return Stored(stored, fetchedAt: oldest)
             }
         ) { [self] in
-            // One stored record is asked conditionally: unchanged costs a 304, no body.
-            let validator = ids.count == 1 ? try await database.validator(resource: resource, id: ids[0]) : nil
-            // A copy is as old as its request (stored only over an older one).
-            let now = Date()
-            let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
-                try await upstream.records(resource, ids: ids, validator: validator)
-            }
-            guard case .modified(let records, let received) = answer else {
-                // Only asked conditionally with a stored copy: that copy is the upstream's, now.
-                guard var renewed = try await database.records(resource, ids: ids)[ids[0]] else {
-                    throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
+            try await policy.fetchConditionally(
+                forced: force,
+                // One stored record is asked conditionally.
+                validator: { ids.count == 1 ? try await database.validator(resource: resource, id: ids[0]) : nil },
+                ask: { validator async throws(UpstreamError) in
+                    try await upstream.records(resource, ids: ids, validator: validator)
+                },
+                renewing: "\(resource.rawValue) \(ids[0])",
+                renew: { now in try await database.renew(resource: resource, id: ids[0], at: now) },
+                stored: { now in
+                    guard var renewed = try await database.records(resource, ids: ids)[ids[0]] else { return nil }
+                    renewed.fetchedAt = now
+                    return [ids[0]: renewed]
                 }
-                try await policy.storage.bestEffort("the age of \(resource.rawValue) \(ids[0])") {
-                    try await database.renew(resource: resource, id: ids[0], at: now)
-                }
-                renewed.fetchedAt = now
-                return Answer([ids[0]: renewed], .fetched(at: now))
+            ) { records, received, now in
+                try await store(resource, ids: ids, records: records, validator: received, fetchedAt: now)
             }
-            try await policy.storage.bestEffort("\(resource.plural) \(ids.count == 1 ? String(ids[0]) : "by id")") {
-                try await database.store(records: records, resource: resource, fetchedAt: now, validator: received)
-            }
-            absentIDs.note(resource, Set(ids).subtracting(records.map(\.id)), checkedAt: now)
-            absentIDs.forget(resource, records.map(\.id))
-            let fetched = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
-            return Answer(Dictionary(fetched) { $1 }, .fetched(at: now))
         }
+    }
+
+    /// Stores fetched records in one transaction and answers them as stored; the ids asked for
+    /// and not answered are noted absent.
+    private func store(
+        _ resource: RecordKind, ids: [Int], records: [FetchedRecord], validator: Validator?,
+        fetchedAt now: Date
+    ) async throws -> [Int: StoredRecord] {
+        try await policy.storage.bestEffort("\(resource.plural) \(ids.count == 1 ? String(ids[0]) : "by id")") {
+            try await database.store(records: records, resource: resource, fetchedAt: now, validator: validator)
+        }
+        absentIDs.note(resource, Set(ids).subtracting(records.map(\.id)), checkedAt: now)
+        absentIDs.forget(resource, records.map(\.id))
+        let fetched = records.map { ($0.id, StoredRecord(json: $0.json, related: $0.related, fetchedAt: now)) }
+        return Dictionary(fetched) { $1 }
     }
 }

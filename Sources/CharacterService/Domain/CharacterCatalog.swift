@@ -77,7 +77,7 @@ struct CharacterCatalog: Sendable {
         }
         let records: [Int: StoredRecord]
         do {
-            records = try await self.records(.character, ids: ids).records
+            records = try await self.records(.character, ids: ids).values
         } catch {
             records = try await database.records(.character, ids: ids)
         }
@@ -133,36 +133,30 @@ struct CharacterCatalog: Sendable {
                 [self] in try await storedPage(resource, filterKey: filterKey, page: page)
             }
         ) { [self] in
-            // Asked conditionally when a copy is stored: unchanged costs a 304, no body.
-            let validator = try await database.validator(resource: resource, filterKey: filterKey, page: page)
-            // A copy is as old as its request (stored only over an older one).
-            let now = Date()
-            let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
-                try await upstream.page(resource, page: page, filters: filters, validator: validator)
-            }
-            guard case .modified(let fetched, let received) = answer else {
-                // Only asked conditionally with a stored copy: that copy is the upstream's, now.
-                guard let stored = try await storedPage(resource, filterKey: filterKey, page: page) else {
-                    throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
-                }
-                try await policy.storage.bestEffort("the age of page \(page) of \(resource.plural)") {
+            try await policy.fetchConditionally(
+                forced: force,
+                validator: { try await database.validator(resource: resource, filterKey: filterKey, page: page) },
+                ask: { validator async throws(UpstreamError) in
+                    try await upstream.page(resource, page: page, filters: filters, validator: validator)
+                },
+                renewing: "page \(page) of \(resource.plural)",
+                renew: { now in
                     try await database.renew(resource: resource, filterKey: filterKey, page: page, at: now)
+                },
+                stored: { _ in try await storedPage(resource, filterKey: filterKey, page: page)?.value }
+            ) { fetched, received, now in
+                // A page past the end is not stored: its answer follows from the list's totals,
+                // and storing every page number asked for would let a client grow the cache.
+                if !(fetched.records.isEmpty && page > 1) {
+                    try await policy.storage.bestEffort("page \(page) of \(resource.plural)") {
+                        try await database.store(
+                            page: fetched, resource: resource, filterKey: filterKey, number: page,
+                            fetchedAt: now, validator: received, maxFilteredPages: maxFilteredPages)
+                    }
                 }
-                return PageAnswer(stored.value, .fetched(at: now))
+                return ListPage(
+                    page: page, pages: fetched.pages, count: fetched.count, items: fetched.records.map(\.json))
             }
-            // A page past the end is not stored: its answer follows from the list's totals,
-            // and storing every page number asked for would let a client grow the cache.
-            if !(fetched.records.isEmpty && page > 1) {
-                try await policy.storage.bestEffort("page \(page) of \(resource.plural)") {
-                    try await database.store(
-                        page: fetched, resource: resource, filterKey: filterKey, number: page,
-                        fetchedAt: now, validator: received, maxFilteredPages: maxFilteredPages)
-                }
-            }
-            let items = fetched.records.map(\.json)
-            return PageAnswer(
-                ListPage(page: page, pages: fetched.pages, count: fetched.count, items: items),
-                .fetched(at: now))
         }
     }
 
@@ -194,9 +188,7 @@ struct CharacterCatalog: Sendable {
         let records = try await database.records(resource, ids: found.ids)
         let items = found.ids.compactMap { records[$0]?.json }
         return PageAnswer(
-            ListPage(
-                page: page, pages: (found.count + RecordKind.pageSize - 1) / RecordKind.pageSize, count: found.count,
-                items: items),
+            ListPage(page: page, pages: RecordKind.pages(holding: found.count), count: found.count, items: items),
             .cached(at: mirror.completedAt, upstreamError: upstreamError?.description))
     }
 

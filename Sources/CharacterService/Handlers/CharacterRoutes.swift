@@ -135,8 +135,8 @@ enum CharacterRoutes {
     ) async throws -> (ByteBuffer, Freshness) {
         let found = try await catalog.records(resource, ids: ids)
         var writer = JSONObjectWriter()
-        writer.array("items", ids.compactMap { found.records[$0]?.json })
-        let absent = ids.filter { found.records[$0] == nil }
+        writer.array("items", ids.compactMap { found.values[$0]?.json })
+        let absent = ids.filter { found.values[$0] == nil }
         writer.raw("missingIds", idList(absent.filter { !found.unchecked.contains($0) }))
         writer.raw("uncheckedIds", idList(absent.filter { found.unchecked.contains($0) }))
         writer.freshness(found.freshness)

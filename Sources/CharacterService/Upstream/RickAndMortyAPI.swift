@@ -82,9 +82,9 @@ struct RickAndMortyAPI: Sendable {
     }
 
     /// A page's totals are believed only as far as they agree with each other and the limit:
-    /// the API's pages hold ``RecordKind/pageSize`` records, so `pages` is `count` divided by
-    /// it, rounded up (its server computes it so). A sync plans from these numbers; one wrong
-    /// answer must not have it plan millions of pages.
+    /// `pages` is what `count` fills (``RecordKind/pages(holding:)``, as its server computes it),
+    /// and a page holds at most ``RecordKind/pageSize`` records. A sync plans from these numbers;
+    /// one wrong answer must not have it plan millions of pages.
     static func check(
         _ info: APIPage.Info, records: Int, of resource: RecordKind, maxRecords: Int
     ) throws(UpstreamError) {
@@ -96,7 +96,7 @@ struct RickAndMortyAPI: Sendable {
                 (\(maxRecords))
                 """)
         }
-        let pages = (info.count + size - 1) / size
+        let pages = RecordKind.pages(holding: info.count)
         guard info.pages == pages, records <= size else {
             throw .badPayload(
                 """

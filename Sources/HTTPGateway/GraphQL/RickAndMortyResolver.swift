@@ -44,7 +44,7 @@ struct RickAndMortyResolver: Sendable {
     }
 
     private func records<Node: RecordNode>(_ ids: [Int], context: QueryContext) async throws -> [Node?] {
-        let wanted = Set(ids.filter(IDSegment.range.contains)).sorted()
+        let wanted = Set(ids.filter(RecordKind.ids.contains)).sorted()
         try context.reserve(wanted.count)
         let (found, unchecked) = try await context.records(Node.Record.self, wanted)
         // As the REST answer's 502: at the root, a record that could not be checked fails the field.

@@ -72,7 +72,7 @@ struct RickAndMortyEndpoints: Sendable {
         case .many(let ids): (wanted, single) = (ids, false)
         }
         // Ids outside the API's range exist nowhere: no need to ask.
-        let ids = Array(Set(wanted.filter(IDSegment.range.contains))).sorted()
+        let ids = Array(Set(wanted.filter(RecordKind.ids.contains))).sorted()
         do {
             let (records, freshness, unchecked) =
                 switch kind {
@@ -97,7 +97,7 @@ struct RickAndMortyEndpoints: Sendable {
 
     /// `GET /api/character/avatar/<id>.jpeg`: the avatar's bytes with their own type.
     func avatar(file: String) async -> Response {
-        guard file.hasSuffix(".jpeg"), let id = Int(file.dropLast(".jpeg".count)), IDSegment.range.contains(id)
+        guard file.hasSuffix(".jpeg"), let id = Int(file.dropLast(".jpeg".count)), RecordKind.ids.contains(id)
         else {
             return PublicResponse.error(Self.unknownPath, status: .notFound)
         }

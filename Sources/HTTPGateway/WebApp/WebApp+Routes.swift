@@ -168,7 +168,8 @@ extension WebApp {
         }
     }
 
-    /// A country's universities fetched again; the browser ends on their screen (marked when the upstream did not answer).
+    /// A country's universities fetched again; the browser ends on their screen (marked when the
+    /// upstream did not answer).
     private func refreshUniversitiesHandler() -> Handler {
         { request, _ in
             await write(request, back: WebRoute.universities.path) { fields, token in
@@ -246,7 +247,7 @@ extension WebApp {
 
     /// The `:id` of the path, a record's id (anything else is not found).
     static func id(_ context: PublicRequestContext) throws -> Int {
-        guard let text = context.parameters.get("id"), let id = Int(text), IDSegment.range.contains(id) else {
+        guard let text = context.parameters.get("id"), let id = Int(text), RecordKind.ids.contains(id) else {
             throw RPCError(.notFound, "there is no such record", service: ServiceName.gateway.rawValue)
         }
         return id

@@ -7,7 +7,10 @@ import RnmAPI
 /// stale, with the reason; only with nothing stored is the failure the answer.
 ///
 /// Each catalog describes its reads with this type (what is stored, how to fetch, what may stand
-/// in) and never decides freshness by itself, so a change to the rule is made here once.
+/// in) and never decides freshness by itself, nor counts an answer: a read of one value
+/// (``read(stored:force:local:fetch:fallback:otherwise:)``), of many at once
+/// (`CachePolicy+Many.swift`), a hit found by a read of more (``freshHit(_:)``), the fetch and its
+/// `304` renewal (`CachePolicy+Conditional.swift`); so a change to the rule is made here once.
 public struct CachePolicy: Sendable {
     /// Seconds a stored answer is served without asking the upstream (0: always ask first;
     /// `.infinity`: stored answers never expire, e.g. avatars).
@@ -78,8 +81,28 @@ public struct CachePolicy: Sendable {
         fallback: (UpstreamError) async throws -> Answer<Value>? = { _ in nil },
         otherwise: (UpstreamError) async throws -> Answer<Value>
     ) async throws -> Answer<Value> {
-        let answer = try await answer(
-            stored: stored, force: force, local: local, fetch: fetch, fallback: fallback, otherwise: otherwise)
+        counted(
+            try await answer(
+                stored: stored, force: force, local: local, fetch: fetch, fallback: fallback, otherwise: otherwise))
+    }
+
+    /// A stored answer given as it is, from the cache, counted: for a read that does not refresh
+    /// what it finds (a list's member once the list is stored), or the fast path of
+    /// ``freshHit(_:)``.
+    public func hit<Value: Sendable>(_ stored: Stored<Value>) -> Answer<Value> {
+        counted(Answer(stored.value, .cached(at: stored.fetchedAt)))
+    }
+
+    /// The stored answer if it is fresh (``isFresh(_:now:)``), counted; nil otherwise, for a
+    /// ``read(stored:force:local:fetch:fallback:otherwise:)``. The fast path of a read that
+    /// found more than the stored copy in one database read and needs all of it.
+    public func freshHit<Value: Sendable>(_ stored: Stored<Value>) -> Answer<Value>? {
+        isFresh(stored.fetchedAt) ? hit(stored) : nil
+    }
+
+    /// An answer, counted by its freshness (`rnm_cache_answers_total`): every read's answer is
+    /// counted here, once.
+    public func counted<Value: Sendable>(_ answer: Answer<Value>) -> Answer<Value> {
         metrics.answered(answer.freshness)
         return answer
     }

@@ -2,9 +2,9 @@ import CoreMetrics
 import RnmAPI
 import Telemetry
 
-/// How the cache rule answered (``CachePolicy/read(stored:force:local:fetch:fallback:otherwise:)``, and
-/// reads of many records at once, which apply it record by record):
-/// `rnm_cache_answers_total` by source, and the fetches joined instead of started.
+/// How the cache rule answered (every read decided by ``CachePolicy``, a read of many values at once
+/// counted as one answer): `rnm_cache_answers_total` by source, and the fetches joined instead of
+/// started.
 public struct CacheMetrics: Sendable {
     private let database, fetched, revalidated, stale: Counter
     private let joins: Counter
@@ -17,8 +17,9 @@ public struct CacheMetrics: Sendable {
         joins = RnmMetrics.singleFlightJoins.counter(in: instruments)
     }
 
-    /// An answer, counted by what its freshness says of it.
-    public func answered(_ freshness: Freshness) {
+    /// An answer, counted by what its freshness says of it (by ``CachePolicy`` only: a read is
+    /// counted where it is decided).
+    func answered(_ freshness: Freshness) {
         if freshness.stale {
             stale.increment()
         } else if freshness.revalidating == true {

@@ -147,8 +147,8 @@ struct UniversityCatalog: Sendable {
         let key = Self.key(country)
         if let found = try await database.find(key: key, name: name) {
             if let json = found.json {
-                policy.metrics.answered(.cached(at: found.fetchedAt))
-                return (json, .cached(at: found.fetchedAt))
+                let hit = policy.hit(Stored(json, fetchedAt: found.fetchedAt))
+                return (hit.value, hit.freshness)
             }
             throw try await notFound(name: name, key: key, country: country)
         }
@@ -165,8 +165,8 @@ struct UniversityCatalog: Sendable {
                 closest: NameMatcher.closest(to: name, in: fresh.items.map(\.name)),
                 elsewhere: try await database.countryHolding(name: name))
         }
-        policy.metrics.answered(fetched.freshness)
-        return (match.json, fetched.freshness)
+        let answer = policy.counted(fetched.map { _ in match.json })
+        return (answer.value, answer.freshness)
     }
 
     private func notFound(name: String, key: String, country: String) async throws -> UniversityError {
@@ -185,31 +185,27 @@ struct UniversityCatalog: Sendable {
                 try await database.country(key: key).map { Stored($0, fetchedAt: $0.fetchedAt) }
             }
         ) { [self] in
-            // Asked conditionally when a list is stored: unchanged costs a 304, no body.
-            let validator = try await database.validator(key: key)
-            // A copy is as old as its request (stored only over an older one).
-            let fetchedAt = Date()
-            let answer = try await policy.upstream(forced: force) { () async throws(UpstreamError) in
-                try await upstream.universities(country: country, validator: validator)
-            }
-            guard case .modified(let universities, let received) = answer else {
-                guard var renewed = try await database.country(key: key) else {
-                    throw UpstreamError.status(304)  // not what was asked: the next fetch is a whole one
+            try await policy.fetchConditionally(
+                forced: force, validator: { try await database.validator(key: key) },
+                ask: { validator async throws(UpstreamError) in
+                    try await upstream.universities(country: country, validator: validator)
+                },
+                renewing: "\(country)'s list", renew: { now in try await database.renew(key: key, at: now) },
+                stored: { now in
+                    guard var renewed = try await database.country(key: key) else { return nil }
+                    renewed.fetchedAt = now
+                    return renewed
                 }
-                try await policy.storage.bestEffort("the age of \(country)'s list") {
-                    try await database.renew(key: key, at: fetchedAt)
+            ) { universities, received, fetchedAt in
+                let encoder = JSONCoding.encoder
+                let items = try universities.map { (name: $0.name, json: try encoder.encode($0)) }
+                let name = universities.first?.country ?? country.trimmingCharacters(in: .whitespacesAndNewlines)
+                try await policy.storage.bestEffort("\(name)'s list") {
+                    try await database.replace(
+                        key: key, country: name, items: items, fetchedAt: fetchedAt, validator: received)
                 }
-                renewed.fetchedAt = fetchedAt
-                return Answer(renewed, .fetched(at: fetchedAt))
+                return CachedCountry(country: name, fetchedAt: fetchedAt, items: items)
             }
-            let encoder = JSONCoding.encoder
-            let items = try universities.map { (name: $0.name, json: try encoder.encode($0)) }
-            let name = universities.first?.country ?? country.trimmingCharacters(in: .whitespacesAndNewlines)
-            try await policy.storage.bestEffort("\(name)'s list") {
-                try await database.replace(
-                    key: key, country: name, items: items, fetchedAt: fetchedAt, validator: received)
-            }
-            return Answer(CachedCountry(country: name, fetchedAt: fetchedAt, items: items), .fetched(at: fetchedAt))
         }
     }
 }

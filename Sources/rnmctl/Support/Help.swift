@@ -9,8 +9,8 @@ enum Help {
         --timeout SECONDS (default \(GlobalOptions.seconds(GlobalOptions.defaultTimeout)); progress restarts it), \
         --verbose, --wide.
 
-        Environment: \(Setting.gatewaySocket.rawValue) (the Gateway's socket), NO_COLOR (set and not empty: no colour), \
-        COLUMNS (the width tables fit in), TERM=dumb (no escape codes).
+        Environment: \(Setting.gatewaySocket.rawValue) (the Gateway's socket), \
+        NO_COLOR (set and not empty: no colour), COLUMNS (the width tables fit in), TERM=dumb (no escape codes).
 
         Examples:
           rnmctl status

@@ -22,8 +22,6 @@ enum IDSegment: Equatable, Sendable {
 
     static let badArrayMessage = "Bad... bad array :/"
     static let badIDMessage = "Hey! you must provide an id"
-    /// The ids a record can have: others exist nowhere, without asking.
-    static let range = RecordKind.ids
 
     init(_ segment: String) {
         let hasBracket = segment.contains("[") || segment.contains("]")
