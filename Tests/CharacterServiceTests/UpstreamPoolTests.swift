@@ -20,7 +20,7 @@ struct UpstreamPoolTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
         }
-        try await waitUntil(10, "the burst under way") { harness.upstream.requestCount >= 10 }
+        try await waitUntil(30, "the burst under way") { harness.upstream.requestCount >= 10 }
         let list = try await harness.call(RPCMethods.locationsList, .init(page: 2))
         #expect(list.items.count == 20 && list.freshness.source == .upstream)
         #expect(try await burst.value.sorted() == Array(2...65))
