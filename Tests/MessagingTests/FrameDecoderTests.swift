@@ -122,4 +122,27 @@ struct FrameTimerTests {
         channel.embeddedEventLoop.advanceTime(by: .milliseconds(102))
         #expect(throws: FrameTimeoutError.self) { try channel.throwIfErrorCaught() }
     }
+
+    @Test("each frame gets the whole timeout from its own first bytes, however many came before it")
+    func frameAfterFrame() throws {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(FrameDecoder(maxFrameBytes: 1024, frameTimeout: .milliseconds(100))))
+        let frame = FrameBuilder.frame(payload: ByteBuffer(string: #"{"jsonrpc":"2.0","id":1,"method":"x"}"#))
+        // Frame after frame, each read in two halves 60 ms apart: never late, so never an error.
+        for _ in 0..<5 {
+            try channel.writeInbound(frame.getSlice(at: 0, length: 10)!)
+            channel.embeddedEventLoop.advanceTime(by: .milliseconds(60))
+            try channel.writeInbound(frame.getSlice(at: 10, length: frame.readableBytes - 10)!)
+            #expect(try channel.readInbound(as: ByteBuffer.self) != nil)
+            channel.embeddedEventLoop.advanceTime(by: .milliseconds(30))
+        }
+        #expect(throws: Never.self) { try channel.throwIfErrorCaught() }
+        // Then one that stalls: late 100 ms after its own first bytes, not before.
+        try halfFrame(channel)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(99))
+        #expect(throws: Never.self) { try channel.throwIfErrorCaught() }
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(2))
+        #expect(throws: FrameTimeoutError.self) { try channel.throwIfErrorCaught() }
+    }
 }

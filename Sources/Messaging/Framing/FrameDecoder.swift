@@ -39,7 +39,7 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
         let state = try decodeFrame(context: context, buffer: &buffer)
         if let incompleteFrameTimer {
             if state == .continue || buffer.readableBytes == 0 {
-                incompleteFrameTimer.cancel()
+                incompleteFrameTimer.done()
             } else if !failed {
                 incompleteFrameTimer.start(context: context)
             }
@@ -75,7 +75,7 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     public mutating func decodeLast(
         context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
     ) throws -> DecodingState {
-        incompleteFrameTimer?.cancel()
+        incompleteFrameTimer?.stop()
         while try decodeFrame(context: context, buffer: &buffer) == .continue {}
         // A frame cut short by the peer closing is dropped: there is nobody left to answer.
         buffer.moveReaderIndex(to: buffer.writerIndex)
