@@ -308,6 +308,7 @@ let package = Package(
                 "HTTPGateway", "Gateway", "CharacterService", "UniversityService", "TestSupport", "Messaging", "RnmAPI",
                 "ServiceRuntime", .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -176,6 +176,27 @@ def wire_flood(socket_path, connections=400, requests=1000, hold=8.0):
     return f"{written} requests written by {connections} connections, none read"
 
 
+def start_stack(system, wrapper=()):
+    """The services and the Gateway of `system`, the characters synced, and an HTTPGateway
+    (run by `wrapper`, e.g. heaptrack) answering GraphQL: (its process, its port)."""
+    system.start("characters", "CharacterService")
+    system.start("universities", "UniversityService")
+    system.start("gateway", "Gateway", health="gateway.health")
+    reply, _ = call(system.socket("gateway"), "characters.sync", {}, timeout=120)
+    assert "result" in reply, reply
+    port = free_port()
+    process = subprocess.Popen(list(wrapper) + [os.path.join(system.bin, "HTTPGateway")],
+                               env=dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(3000):  # 60 s: under heaptrack it starts slowly
+        try:
+            post(port, "{ __typename }")
+            break
+        except OSError:
+            time.sleep(0.02)
+    return process, port
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -184,22 +205,8 @@ def main():
     system = System(args.bin)
     http_process = None
     try:
-        system.start("characters", "CharacterService")
-        system.start("universities", "UniversityService")
-        system.start("gateway", "Gateway", health="gateway.health")
-        reply, _ = call(system.socket("gateway"), "characters.sync", {}, timeout=120)
-        assert "result" in reply, reply
+        http_process, port = start_stack(system)
         call(system.socket("gateway"), "universities.list", {"country": "Chile"}, timeout=30)
-        port = free_port()
-        http_process = subprocess.Popen([os.path.join(args.bin, "HTTPGateway")],
-                                        env=dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}"),
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(500):
-            try:
-                post(port, "{ __typename }")
-                break
-            except OSError:
-                time.sleep(0.02)
         pid = http_process.pid
         table = []
         if args.only != "wire":

@@ -55,12 +55,6 @@ struct GraphQLEndpoint: Sendable {
 
     static let graphQLResponseType = "application/graphql-response+json"
 
-    private static let extensionEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return encoder
-    }()
-
     /// The media type of the answer and of its request errors (4xx under the GraphQL-over-HTTP
     /// type when the client names it; 200 with `errors` under `application/json`, as older
     /// clients expect).
@@ -160,7 +154,7 @@ struct GraphQLEndpoint: Sendable {
         }
         let errors = result.errors + context.errors
         let report = context.report
-        let bytes = Self.body(errors: errors, data: result.data, report: report)
+        let bytes = GraphQLResponseBody.body(errors: errors, data: result.data, report: report)
         let response = answer(
             bytes, report: report, status: result.data == nil ? answering.requestError : .ok, contentType: contentType)
         if errors.isEmpty, result.data != nil, report == nil {
@@ -274,13 +268,13 @@ struct GraphQLEndpoint: Sendable {
 
     // MARK: - Answering
 
-    /// An answer with nothing but errors, or data as ``body(errors:data:report:)`` writes it.
+    /// An answer with nothing but errors, or data as ``GraphQLResponseBody/body(errors:data:report:)`` writes it.
     private func answer(
         errors: [GraphQLError], data: Map? = nil, report: QueryContext.Report? = nil, status: HTTPResponse.Status,
         contentType: String
     ) -> Response {
         answer(
-            Self.body(errors: errors, data: data, report: report), report: report, status: status,
+            GraphQLResponseBody.body(errors: errors, data: data, report: report), report: report, status: status,
             contentType: contentType)
     }
 
@@ -292,23 +286,5 @@ struct GraphQLEndpoint: Sendable {
         // The body depends on Accept (its media type): the REST micro-cache passes it over.
         response.headers[.vary] = "Accept"
         return response
-    }
-
-    /// `{"errors": […], "data": …, "extensions": {"rnm": <freshness, calls, records>}}`, each
-    /// part only when it is there.
-    private static func body(errors: [GraphQLError], data: Map?, report: QueryContext.Report?) -> ByteBuffer {
-        var parts: [String] = []
-        let encoder = GraphQLJSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        if !errors.isEmpty, let text = try? encoder.encode(errors.map(ResponseError.init)) {
-            parts.append(#""errors":"# + String(decoding: text, as: UTF8.self))
-        }
-        if let data, let text = try? encoder.encode(data) {
-            parts.append(#""data":"# + String(decoding: text, as: UTF8.self))
-        }
-        if let report, let text = try? Self.extensionEncoder.encode(report) {
-            parts.append(#""extensions":{"rnm":"# + String(decoding: text, as: UTF8.self) + "}")
-        }
-        return ByteBuffer(string: "{" + parts.joined(separator: ",") + "}")
     }
 }
