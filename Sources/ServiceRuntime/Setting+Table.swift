@@ -1,8 +1,8 @@
 import Messaging
 
 extension Setting {
-    /// The table of settings (docs/SETTINGS.md, docs/PROTOCOL.md §7): each one's summary,
-    /// default and range, written here once.
+    /// The table of settings: each one's summary, default, range, readers and flag, written
+    /// here once (docs/SETTINGS.md is generated from it by scripts/settings-doc).
     public var spec: SettingSpec {
         switch self {
         case .gatewaySocket:

@@ -56,7 +56,7 @@ public struct SettingSpec: Sendable {
 }
 
 extension Setting {
-    /// The default as README.md and docs/PROTOCOL.md write it.
+    /// The default in words, for `--help` and docs/SETTINGS.md.
     public var defaultText: String {
         switch spec.defaultValue {
         case .integer(let value): String(value)
