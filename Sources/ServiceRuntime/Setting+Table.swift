@@ -2,7 +2,7 @@ import Messaging
 
 extension Setting {
     /// The table of settings: each one's summary, default, range, readers and flag, written
-    /// here once (docs/SETTINGS.md is generated from it by scripts/settings-doc).
+    /// here once (scripts/settings-doc writes docs/SETTINGS.md's table and settings.env's list from it).
     public var spec: SettingSpec {
         switch self {
         case .gatewaySocket:
