@@ -12,25 +12,25 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
 
     @OptionGroup var service: CachingServiceOptions<CharacterServiceSpec>
 
-    @Option(name: .customLong("max-list-pages"), help: Setting.charactersMaxListPages.help)
+    @Option(name: Setting.charactersMaxListPages.flagName, help: Setting.charactersMaxListPages.help)
     var maxListPages: Int?
 
-    @Option(name: .customLong("stale-while-revalidate"), help: Setting.charactersStaleWhileRevalidate.help)
+    @Option(name: Setting.charactersStaleWhileRevalidate.flagName, help: Setting.charactersStaleWhileRevalidate.help)
     var staleWhileRevalidate: Int?
 
-    @Option(name: .customLong("max-records"), help: Setting.charactersMaxRecords.help)
+    @Option(name: Setting.charactersMaxRecords.flagName, help: Setting.charactersMaxRecords.help)
     var maxRecords: Int?
 
-    @Option(name: .customLong("max-absent-ids"), help: Setting.charactersMaxAbsentIDs.help)
+    @Option(name: Setting.charactersMaxAbsentIDs.flagName, help: Setting.charactersMaxAbsentIDs.help)
     var maxAbsentIDs: Int?
 
     @Option(
-        name: .customLong("favorites-database"),
+        name: Setting.favoritesDatabase.flagName,
         help: ArgumentHelp(Setting.favoritesDatabase.help.abstract, valueName: "path"))
     var favoritesDatabase: String?
 
     @Option(
-        name: .customLong("favorites-url"),
+        name: Setting.favoritesURL.flagName,
         help: ArgumentHelp(Setting.favoritesURL.help.abstract, valueName: "postgres-url"))
     var favoritesURL: String?
 
@@ -55,6 +55,7 @@ public struct CharacterServiceCommand: AsyncParsableCommand {
 /// The CharacterService's place in the caching service template.
 enum CharacterServiceSpec: CachingServiceSpec {
     static let name = ServiceName.characters
+    static let reader = SettingReader.characterService
     static let socketSetting = Setting.charactersSocket
     static let databaseSetting = Setting.charactersDatabase
     static let upstreamSetting = Setting.rickAndMortyURL

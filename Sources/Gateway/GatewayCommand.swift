@@ -10,19 +10,19 @@ public struct GatewayCommand: AsyncParsableCommand {
         abstract: "Routes rnm requests from clients to the CharacterService and the UniversityService."
     )
 
-    @Option(help: Setting.gatewaySocket.help)
+    @Option(name: Setting.gatewaySocket.flagName(in: .gateway), help: Setting.gatewaySocket.help)
     var socket: String?
 
-    @Option(name: .customLong("characters-socket"), help: Setting.charactersSocket.help)
+    @Option(name: Setting.charactersSocket.flagName(in: .gateway), help: Setting.charactersSocket.help)
     var charactersSocket: String?
 
-    @Option(name: .customLong("universities-socket"), help: Setting.universitiesSocket.help)
+    @Option(name: Setting.universitiesSocket.flagName(in: .gateway), help: Setting.universitiesSocket.help)
     var universitiesSocket: String?
 
-    @Option(name: .customLong("request-timeout-ms"), help: Setting.requestTimeoutMilliseconds.help)
+    @Option(name: Setting.requestTimeoutMilliseconds.flagName, help: Setting.requestTimeoutMilliseconds.help)
     var requestTimeout: Int?
 
-    @Option(name: .customLong("max-in-flight"), help: Setting.maxInFlight.help)
+    @Option(name: Setting.maxInFlight.flagName, help: Setting.maxInFlight.help)
     var maxInFlight: Int?
 
     @OptionGroup var common: CommonOptions

@@ -13,49 +13,49 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: Setting.httpAddress.help)
+    @Option(name: Setting.httpAddress.flagName, help: Setting.httpAddress.help)
     var address: String?
 
-    @Option(name: .customLong("public-url"), help: Setting.publicURL.help)
+    @Option(name: Setting.publicURL.flagName, help: Setting.publicURL.help)
     var publicURL: String?
 
-    @Option(name: .customLong("gateway-socket"), help: Setting.gatewaySocket.help)
+    @Option(name: Setting.gatewaySocket.flagName(in: .httpGateway), help: Setting.gatewaySocket.help)
     var gatewaySocket: String?
 
-    @Option(name: .customLong("request-timeout-ms"), help: Setting.requestTimeoutMilliseconds.help)
+    @Option(name: Setting.requestTimeoutMilliseconds.flagName, help: Setting.requestTimeoutMilliseconds.help)
     var requestTimeout: Int?
 
-    @Option(name: .customLong("max-url-bytes"), help: Setting.httpMaxURLBytes.help)
+    @Option(name: Setting.httpMaxURLBytes.flagName, help: Setting.httpMaxURLBytes.help)
     var maxURLBytes: Int?
 
-    @Option(name: .customLong("max-header-bytes"), help: Setting.httpMaxHeaderBytes.help)
+    @Option(name: Setting.httpMaxHeaderBytes.flagName, help: Setting.httpMaxHeaderBytes.help)
     var maxHeaderBytes: Int?
 
-    @Option(name: .customLong("idle-timeout-ms"), help: Setting.httpIdleTimeoutMilliseconds.help)
+    @Option(name: Setting.httpIdleTimeoutMilliseconds.flagName, help: Setting.httpIdleTimeoutMilliseconds.help)
     var idleTimeout: Int?
 
-    @Option(name: .customLong("send-timeout-ms"), help: Setting.httpSendTimeoutMilliseconds.help)
+    @Option(name: Setting.httpSendTimeoutMilliseconds.flagName, help: Setting.httpSendTimeoutMilliseconds.help)
     var sendTimeout: Int?
 
-    @Option(name: .customLong("http-max-connections"), help: Setting.httpMaxConnections.help)
+    @Option(name: Setting.httpMaxConnections.flagName, help: Setting.httpMaxConnections.help)
     var maxConnections: Int?
 
-    @Option(name: .customLong("http-max-connections-per-client"), help: Setting.httpMaxConnectionsPerClient.help)
+    @Option(name: Setting.httpMaxConnectionsPerClient.flagName, help: Setting.httpMaxConnectionsPerClient.help)
     var maxConnectionsPerClient: Int?
 
-    @Option(name: .customLong("cache-ms"), help: Setting.httpCacheMilliseconds.help)
+    @Option(name: Setting.httpCacheMilliseconds.flagName, help: Setting.httpCacheMilliseconds.help)
     var cacheMilliseconds: Int?
 
-    @Option(name: .customLong("cache-bytes"), help: Setting.httpCacheBytes.help)
+    @Option(name: Setting.httpCacheBytes.flagName, help: Setting.httpCacheBytes.help)
     var cacheBytes: Int?
 
-    @Option(name: .customLong("metrics-address"), help: Setting.httpMetricsAddress.help)
+    @Option(name: Setting.httpMetricsAddress.flagName, help: Setting.httpMetricsAddress.help)
     var metricsAddress: String?
 
-    @Option(name: .customLong("trusted-proxies"), help: Setting.httpTrustedProxies.help)
+    @Option(name: Setting.httpTrustedProxies.flagName, help: Setting.httpTrustedProxies.help)
     var trustedProxies: String?
 
-    @Option(name: .customLong("drain-ms"), help: Setting.httpDrainMilliseconds.help)
+    @Option(name: Setting.httpDrainMilliseconds.flagName, help: Setting.httpDrainMilliseconds.help)
     var drain: Int?
 
     @OptionGroup var graphQL: GraphQLOptions
@@ -67,17 +67,17 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     public func run() async throws {
         let logger = try common.makeLogger(label: "rnm.http")
         let addressText = Setting.httpAddress.resolve(address)
-        let (host, port) = try Self.address(addressText, "RNM_HTTP_ADDRESS / --address")
+        let (host, port) = try Self.address(addressText, .httpAddress)
         let metrics = try (metricsAddress ?? Setting.httpMetricsAddress.value()).map {
-            try Self.address($0, "RNM_HTTP_METRICS_ADDRESS / --metrics-address")
+            try Self.address($0, .httpMetricsAddress)
         }
         let proxies: TrustedProxies
         switch TrustedProxies.parse(Setting.httpTrustedProxies.resolve(trustedProxies, default: "")) {
         case .success(let parsed): proxies = parsed
         case .failure(let failure):
             throw ValidationError(
-                "RNM_HTTP_TRUSTED_PROXIES / --trusted-proxies: \"\(failure.entry)\" is neither an address nor a "
-                    + "CIDR block (192.0.2.0/24, 2001:db8::/32)")
+                "\(Setting.httpTrustedProxies.named(in: .httpGateway)): \"\(failure.entry)\" is neither an address "
+                    + "nor a CIDR block (192.0.2.0/24, 2001:db8::/32)")
         }
         let drainTime = Duration.milliseconds(try Setting.httpDrainMilliseconds.resolveInteger(drain))
         let configuration = HTTPGatewayConfiguration(
@@ -109,9 +109,9 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     }
 
     /// `text` as `host:port`, or the error naming the setting that gave it.
-    private static func address(_ text: String, _ setting: String) throws -> (host: String, port: Int) {
+    private static func address(_ text: String, _ setting: Setting) throws -> (host: String, port: Int) {
         guard let parsed = HTTPGatewayConfiguration.parseAddress(text) else {
-            throw ValidationError("\(setting) must be host:port, got \"\(text)\"")
+            throw ValidationError("\(setting.named(in: .httpGateway)) must be host:port, got \"\(text)\"")
         }
         return parsed
     }

@@ -8,34 +8,34 @@ import Telemetry
 
 /// Options every process takes, each also read from its environment variable.
 public struct CommonOptions: ParsableArguments {
-    @Option(name: .customLong("max-frame-bytes"), help: Setting.maxFrameBytes.help)
+    @Option(name: Setting.maxFrameBytes.flagName, help: Setting.maxFrameBytes.help)
     public var maxFrameBytes: Int?
 
-    @Option(name: .customLong("frame-timeout-ms"), help: Setting.frameTimeoutMilliseconds.help)
+    @Option(name: Setting.frameTimeoutMilliseconds.flagName, help: Setting.frameTimeoutMilliseconds.help)
     public var frameTimeout: Int?
 
-    @Option(name: .customLong("connection-buffer-bytes"), help: Setting.connectionBufferBytes.help)
+    @Option(name: Setting.connectionBufferBytes.flagName, help: Setting.connectionBufferBytes.help)
     public var connectionBufferBytes: Int?
 
-    @Option(name: .customLong("max-in-flight-per-connection"), help: Setting.maxInFlightPerConnection.help)
+    @Option(name: Setting.maxInFlightPerConnection.flagName, help: Setting.maxInFlightPerConnection.help)
     public var maxInFlightPerConnection: Int?
 
-    @Option(name: .customLong("max-connections"), help: Setting.maxConnections.help)
+    @Option(name: Setting.maxConnections.flagName, help: Setting.maxConnections.help)
     public var maxConnections: Int?
 
-    @Option(name: .customLong("max-unread-bytes"), help: Setting.maxUnreadBytes.help)
+    @Option(name: Setting.maxUnreadBytes.flagName, help: Setting.maxUnreadBytes.help)
     public var maxUnreadBytes: Int?
 
-    @Option(name: .customLong("unread-timeout-ms"), help: Setting.unreadTimeoutMilliseconds.help)
+    @Option(name: Setting.unreadTimeoutMilliseconds.flagName, help: Setting.unreadTimeoutMilliseconds.help)
     public var unreadTimeout: Int?
 
-    @Option(name: .customLong("log-level"), help: Setting.logLevel.help)
+    @Option(name: Setting.logLevel.flagName, help: Setting.logLevel.help)
     public var logLevel: String?
 
-    @Option(name: .customLong("log-format"), help: Setting.logFormat.help)
+    @Option(name: Setting.logFormat.flagName, help: Setting.logFormat.help)
     public var logFormat: String?
 
-    @Option(name: .customLong("metrics"), help: Setting.metrics.help)
+    @Option(name: Setting.metrics.flagName, help: Setting.metrics.help)
     public var metrics: String?
 
     public init() {}

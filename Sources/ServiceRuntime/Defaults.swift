@@ -39,6 +39,7 @@ public enum Defaults {
     public static var httpMaxConnections: Int { Setting.httpMaxConnections.integerDefault() }
     public static var httpMaxConnectionsPerClient: Int { Setting.httpMaxConnectionsPerClient.integerDefault() }
     public static var httpCacheMilliseconds: Int { Setting.httpCacheMilliseconds.integerDefault() }
+    public static var httpDrainMilliseconds: Int { Setting.httpDrainMilliseconds.integerDefault() }
     public static var httpCacheBytes: Int { Setting.httpCacheBytes.integerDefault() }
     public static var graphqlMaxQueryBytes: Int { Setting.graphqlMaxQueryBytes.integerDefault() }
     public static var graphqlMaxDepth: Int { Setting.graphqlMaxDepth.integerDefault() }

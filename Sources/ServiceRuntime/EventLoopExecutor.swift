@@ -12,7 +12,11 @@ public enum EventLoopExecutor {
     /// The event loops are `RNM_EVENT_LOOPS` if set, else `defaultThreads`, else one per core.
     @discardableResult
     public static func install(defaultThreads: Int? = nil) -> Bool {
-        if let threads = Setting.eventLoops.value().flatMap(Int.init).map({ min(max($0, 1), 256) }) ?? defaultThreads {
+        // Out of the table's range: its nearest end (a process cannot report a setting's error
+        // before its executor is installed).
+        let range = Setting.eventLoops.spec.range ?? 1...Int.max
+        let set = Setting.eventLoops.value().flatMap(Int.init).map { min(max($0, range.lowerBound), range.upperBound) }
+        if let threads = set ?? defaultThreads {
             NIOSingletons.groupLoopCountSuggestion = threads
         }
         return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()

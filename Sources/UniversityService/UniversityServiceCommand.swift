@@ -12,7 +12,9 @@ public struct UniversityServiceCommand: AsyncParsableCommand {
 
     @OptionGroup var service: CachingServiceOptions<UniversityServiceSpec>
 
-    @Option(name: .customLong("sync-timeout-ms"), help: Setting.universitiesSyncTimeoutMilliseconds.help)
+    @Option(
+        name: Setting.universitiesSyncTimeoutMilliseconds.flagName,
+        help: Setting.universitiesSyncTimeoutMilliseconds.help)
     var syncTimeout: Int?
 
     public init() {}
@@ -30,6 +32,7 @@ public struct UniversityServiceCommand: AsyncParsableCommand {
 /// The UniversityService's place in the caching service template.
 enum UniversityServiceSpec: CachingServiceSpec {
     static let name = ServiceName.universities
+    static let reader = SettingReader.universityService
     static let socketSetting = Setting.universitiesSocket
     static let databaseSetting = Setting.universitiesDatabase
     static let upstreamSetting = Setting.universitiesURL

@@ -13,4 +13,6 @@ public enum WireLimits {
     public static let maxUnreadBytes = 256 * 1_048_576
     /// How long a started frame may stay incomplete, in ms.
     public static let frameTimeoutMilliseconds = 10_000
+    /// How long a client may take none of its replies before a server disconnects it, in ms.
+    public static let unreadTimeoutMilliseconds = 30_000
 }

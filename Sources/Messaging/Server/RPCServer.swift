@@ -41,7 +41,8 @@ public struct RPCServerConfiguration: Sendable {
         service: String, maxInFlightPerConnection: Int = WireLimits.maxInFlightPerConnection,
         connectionBufferBytes: Int = WireLimits.connectionBufferBytes,
         dropsUnreadReplies: Bool = false, maxConnections: Int = WireLimits.maxConnections,
-        maxUnreadBytes: Int = WireLimits.maxUnreadBytes, sendTimeout: Duration = .seconds(30),
+        maxUnreadBytes: Int = WireLimits.maxUnreadBytes,
+        sendTimeout: Duration = .milliseconds(WireLimits.unreadTimeoutMilliseconds),
         instruments: Instruments = .disabled
     ) {
         self.sendTimeout = sendTimeout

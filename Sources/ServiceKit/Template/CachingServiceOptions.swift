@@ -5,37 +5,41 @@ import ServiceRuntime
 /// variable: the one template both services fill in with their ``CachingServiceSpec``. Help
 /// texts, defaults and ranges come from the settings table (``Setting/spec``).
 public struct CachingServiceOptions<Spec: CachingServiceSpec>: ParsableArguments {
-    @Option(help: ArgumentHelp(Spec.socketSetting.help.abstract, valueName: "path"))
+    @Option(
+        name: Spec.socketSetting.flagName(in: Spec.reader),
+        help: ArgumentHelp(Spec.socketSetting.help.abstract, valueName: "path"))
     var socket: String?
 
-    @Option(help: ArgumentHelp(Spec.databaseSetting.help.abstract, valueName: "path"))
+    @Option(
+        name: Spec.databaseSetting.flagName, help: ArgumentHelp(Spec.databaseSetting.help.abstract, valueName: "path"))
     var database: String?
 
-    @Option(name: .customLong("upstream-url"), help: Spec.upstreamSetting.help)
+    @Option(name: Spec.upstreamSetting.flagName, help: Spec.upstreamSetting.help)
     var upstreamURL: String?
 
-    @Option(name: .customLong("upstream-timeout-ms"), help: Setting.upstreamTimeoutMilliseconds.help)
+    @Option(name: Setting.upstreamTimeoutMilliseconds.flagName, help: Setting.upstreamTimeoutMilliseconds.help)
     var upstreamTimeout: Int?
 
-    @Option(name: .customLong("max-age"), help: Spec.maxAgeSetting.help)
+    @Option(name: Spec.maxAgeSetting.flagName, help: Spec.maxAgeSetting.help)
     var maxAge: Int?
 
-    @Option(name: .customLong("max-param-bytes"), help: Setting.maxParamBytes.help)
+    @Option(name: Setting.maxParamBytes.flagName, help: Setting.maxParamBytes.help)
     var maxParamBytes: Int?
 
-    @Option(name: .customLong("upstream-max-bytes"), help: Setting.upstreamMaxBytes.help)
+    @Option(name: Setting.upstreamMaxBytes.flagName, help: Setting.upstreamMaxBytes.help)
     var upstreamMaxBytes: Int?
 
-    @Option(name: .customLong("upstream-max-connections"), help: Setting.upstreamMaxConnections.help)
+    @Option(name: Setting.upstreamMaxConnections.flagName, help: Setting.upstreamMaxConnections.help)
     var upstreamMaxConnections: Int?
 
-    @Option(name: .customLong("upstream-retry-max-ms"), help: Setting.upstreamRetryMaxMilliseconds.help)
+    @Option(name: Setting.upstreamRetryMaxMilliseconds.flagName, help: Setting.upstreamRetryMaxMilliseconds.help)
     var retryMax: Int?
 
-    @Option(name: .customLong("upstream-retry-after-max-ms"), help: Setting.upstreamRetryAfterMaxMilliseconds.help)
+    @Option(
+        name: Setting.upstreamRetryAfterMaxMilliseconds.flagName, help: Setting.upstreamRetryAfterMaxMilliseconds.help)
     var retryAfterMax: Int?
 
-    @Option(name: .customLong("reply-cache-bytes"), help: Setting.replyCacheBytes.help)
+    @Option(name: Setting.replyCacheBytes.flagName, help: Setting.replyCacheBytes.help)
     var replyCacheBytes: Int?
 
     /// The options every process takes.

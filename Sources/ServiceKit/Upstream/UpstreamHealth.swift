@@ -28,8 +28,9 @@ public final class UpstreamHealth: Sendable {
         public var maxRetryAfter: Duration
 
         public init(
-            firstDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(5),
-            maxRetryAfter: Duration = .seconds(60)
+            firstDelay: Duration = .milliseconds(250),
+            maxDelay: Duration = .milliseconds(Defaults.upstreamRetryMaxMilliseconds),
+            maxRetryAfter: Duration = .milliseconds(Defaults.upstreamRetryAfterMaxMilliseconds)
         ) {
             (self.firstDelay, self.maxDelay, self.maxRetryAfter) = (
                 firstDelay, max(firstDelay, maxDelay), maxRetryAfter

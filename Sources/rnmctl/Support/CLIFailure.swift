@@ -6,6 +6,7 @@ import ArgumentParser
 #endif
 import Messaging
 import RnmAPI
+import ServiceRuntime
 
 /// A failure rnmctl reports in one line (or as JSON) and exits on.
 enum CLIFailure: Error {
@@ -37,7 +38,7 @@ enum CLIFailure: Error {
         case .gatewayUnreachable(let path, let reason):
             """
             rnmctl: cannot reach the Gateway at \(path) (\(reason)). Start rnm with `docker-compose up -d` or \
-            `scripts/rnm-local start`, or point --socket / RNM_GATEWAY_SOCKET at its socket.
+            `scripts/rnm-local start`, or point \(Setting.gatewaySocket.named(in: .rnmctl)) at its socket.
             """
         case .rpc(let error):
             "rnmctl: \(Self.inCLITerms(error.message))"

@@ -12,6 +12,7 @@ import Telemetry
 /// Options every rnmctl command takes, anywhere on the line.
 struct GlobalOptions: ParsableArguments {
     @Option(
+        name: Setting.gatewaySocket.flagName(in: .rnmctl),
         help: ArgumentHelp(
             "\(Setting.gatewaySocket.spec.summary) (default: \(Setting.gatewaySocket.rawValue), then "
                 + "\(Setting.gatewaySocket.defaultText)).",

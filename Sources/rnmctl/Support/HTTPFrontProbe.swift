@@ -16,7 +16,7 @@ enum HTTPFrontProbe {
 
     static func probe(address: String = address, timeout: Duration) async -> Result {
         guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]) else {
-            return .unreachable("RNM_HTTP_ADDRESS=\(address) is not host:port")
+            return .unreachable("\(Setting.httpAddress.rawValue)=\(address) is not host:port")
         }
         let host = String(address[..<colon])
         let started = ContinuousClock.now

@@ -38,7 +38,7 @@ struct HTTPGatewayConfiguration: Sendable {
     /// Proxies whose forwarding headers name the client (`RNM_HTTP_TRUSTED_PROXIES`).
     var trustedProxies = TrustedProxies.none
     /// How long the front keeps answering after SIGTERM, not ready (`RNM_HTTP_DRAIN_MS`).
-    var drain: Duration = .zero
+    var drain: Duration = .milliseconds(Defaults.httpDrainMilliseconds)
 
     /// The settings table's `RNM_HTTP_ADDRESS`.
     static var defaultAddress: (host: String, port: Int) {

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import ServiceRuntime
 
 /// `GET /metrics` on an address of its own (`RNM_HTTP_METRICS_ADDRESS`): in a cluster the public
 /// port faces every client, and the metrics (every process's counters, not a public API) are
@@ -34,7 +35,7 @@ struct MetricsListener: Service {
         do {
             try await application.run()
         } catch {
-            throw ListenError(error, address: address, setting: "RNM_HTTP_METRICS_ADDRESS or --metrics-address")
+            throw ListenError(error, address: address, setting: .httpMetricsAddress)
                 ?? error
         }
     }

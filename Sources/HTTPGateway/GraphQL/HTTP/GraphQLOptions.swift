@@ -3,40 +3,40 @@ import ServiceRuntime
 
 /// The HTTPGateway's GraphQL limits as flags, each falling back to its setting.
 struct GraphQLOptions: ParsableArguments {
-    @Option(name: .customLong("graphql-max-query-bytes"), help: Setting.graphqlMaxQueryBytes.help)
+    @Option(name: Setting.graphqlMaxQueryBytes.flagName, help: Setting.graphqlMaxQueryBytes.help)
     var maxQueryBytes: Int?
 
-    @Option(name: .customLong("graphql-max-depth"), help: Setting.graphqlMaxDepth.help)
+    @Option(name: Setting.graphqlMaxDepth.flagName, help: Setting.graphqlMaxDepth.help)
     var maxDepth: Int?
 
-    @Option(name: .customLong("graphql-max-aliases"), help: Setting.graphqlMaxAliases.help)
+    @Option(name: Setting.graphqlMaxAliases.flagName, help: Setting.graphqlMaxAliases.help)
     var maxAliases: Int?
 
-    @Option(name: .customLong("graphql-max-records"), help: Setting.graphqlMaxRecords.help)
+    @Option(name: Setting.graphqlMaxRecords.flagName, help: Setting.graphqlMaxRecords.help)
     var maxRecords: Int?
 
-    @Option(name: .customLong("graphql-max-calls-in-flight"), help: Setting.graphqlMaxCallsInFlight.help)
+    @Option(name: Setting.graphqlMaxCallsInFlight.flagName, help: Setting.graphqlMaxCallsInFlight.help)
     var maxCallsInFlight: Int?
 
-    @Option(name: .customLong("graphql-cache-bytes"), help: Setting.graphqlCacheBytes.help)
+    @Option(name: Setting.graphqlCacheBytes.flagName, help: Setting.graphqlCacheBytes.help)
     var cacheBytes: Int?
 
-    @Option(name: .customLong("graphql-max-tokens"), help: Setting.graphqlMaxTokens.help)
+    @Option(name: Setting.graphqlMaxTokens.flagName, help: Setting.graphqlMaxTokens.help)
     var maxTokens: Int?
 
-    @Option(name: .customLong("graphql-max-cost"), help: Setting.graphqlMaxCost.help)
+    @Option(name: Setting.graphqlMaxCost.flagName, help: Setting.graphqlMaxCost.help)
     var maxCost: Int?
 
-    @Option(name: .customLong("graphql-max-running"), help: Setting.graphqlMaxRunning.help)
+    @Option(name: Setting.graphqlMaxRunning.flagName, help: Setting.graphqlMaxRunning.help)
     var maxRunning: Int?
 
-    @Option(name: .customLong("graphql-max-running-per-client"), help: Setting.graphqlMaxRunningPerClient.help)
+    @Option(name: Setting.graphqlMaxRunningPerClient.flagName, help: Setting.graphqlMaxRunningPerClient.help)
     var maxRunningPerClient: Int?
 
-    @Option(name: .customLong("graphql-timeout-ms"), help: Setting.graphqlTimeoutMilliseconds.help)
+    @Option(name: Setting.graphqlTimeoutMilliseconds.flagName, help: Setting.graphqlTimeoutMilliseconds.help)
     var timeoutMilliseconds: Int?
 
-    @Option(name: .customLong("graphql-max-records-in-flight"), help: Setting.graphqlMaxRecordsInFlight.help)
+    @Option(name: Setting.graphqlMaxRecordsInFlight.flagName, help: Setting.graphqlMaxRecordsInFlight.help)
     var maxRecordsInFlight: Int?
 
     /// The limits: each flag, else its environment variable, else its default.
