@@ -191,10 +191,11 @@ def start_stack(system, wrapper=()):
     for _ in range(3000):  # 60 s: under heaptrack it starts slowly
         try:
             post(port, "{ __typename }")
-            break
+            return process, port
         except OSError:
             time.sleep(0.02)
-    return process, port
+    process.kill()
+    raise SystemExit(f"the HTTPGateway did not answer on port {port} within 60 s")
 
 
 def main():

@@ -12,12 +12,18 @@ struct EmbedFiles: BuildToolPlugin {
         let root = target.directoryURL
         let manager = FileManager.default
         var inputs: [URL] = []
-        for folder in try manager.subpathsOfDirectory(atPath: root.path()).filter({ $0.hasSuffix("Embedded") }) {
+        for folder in try manager.subpathsOfDirectory(atPath: root.path(percentEncoded: false)).filter({
+            $0.hasSuffix("Embedded")
+        }) {
             let base = root.appending(path: folder)
-            for path in try manager.subpathsOfDirectory(atPath: base.path()).sorted() {
+            for path in try manager.subpathsOfDirectory(atPath: base.path(percentEncoded: false)).sorted() {
                 var isFolder: ObjCBool = false
                 let url = base.appending(path: path)
-                if manager.fileExists(atPath: url.path(), isDirectory: &isFolder), !isFolder.boolValue {
+                // An editor's files (`.swp`, `.DS_Store`) are not the app's.
+                if url.lastPathComponent.hasPrefix(".") { continue }
+                if manager.fileExists(atPath: url.path(percentEncoded: false), isDirectory: &isFolder),
+                    !isFolder.boolValue
+                {
                     inputs.append(url)
                 }
             }
@@ -27,7 +33,7 @@ struct EmbedFiles: BuildToolPlugin {
             .buildCommand(
                 displayName: "Embedding \(inputs.count) files in \(target.name)",
                 executable: try context.tool(named: "EmbedFilesTool").url,
-                arguments: [output.path()] + inputs.map { $0.path() },
+                arguments: [output.path(percentEncoded: false)] + inputs.map { $0.path(percentEncoded: false) },
                 inputFiles: inputs,
                 outputFiles: [output])
         ]

@@ -32,7 +32,8 @@ struct SettingsTableTests {
     static let settingsFile = "deploy/kubernetes/base/settings.env"
 
     @Test(
-        "docker-compose.yml gives every container settings.env and names only what compose changes: the HTTP address")
+        "docker-compose.yml gives every container settings.env and names only what compose changes: the HTTP address, and the favorites' secret URL"
+    )
     func compose() throws {
         let lines = try Self.document("docker-compose.yml")
         // Every rnm service merges x-service, which reads the file; rnmctl reads it itself.
@@ -49,7 +50,8 @@ struct SettingsTableTests {
                 guard text.hasPrefix("RNM_"), let colon = text.firstIndex(of: ":") else { return nil }
                 return String(text[..<colon])
             })
-        #expect(named == [Setting.httpAddress.rawValue], "compose names \(named.sorted())")
+        #expect(
+            named == [Setting.httpAddress.rawValue, Setting.favoritesURL.rawValue], "compose names \(named.sorted())")
     }
 
     /// `RNM_X=value` or `# RNM_X=value` lines of a settings file: a name a person can find (and

@@ -42,7 +42,8 @@ struct BusyMachineTests {
             spinners.stop()
             // A fair share is 1 / 3 of a core here (~3×); at nice 10 it was ~1 / 19 (~19×).
             #expect(busy < alone * 8, "alone \(alone), busy \(busy)")
-            print("[busy-machine] 4 new diamonds of 14 levels: alone \(alone), beside \(spinners.count) spinners \(busy)")
+            print(
+                "[busy-machine] 4 new diamonds of 14 levels: alone \(alone), beside \(spinners.count) spinners \(busy)")
             try await http.server.stop()
         }
     }

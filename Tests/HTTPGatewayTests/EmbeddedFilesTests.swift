@@ -10,16 +10,19 @@ struct EmbeddedFilesTests {
 
     @Test("every file of WebApp/Embedded is in the binary byte for byte, and nothing else is")
     func byteForByte() throws {
-        let paths = try FileManager.default.subpathsOfDirectory(atPath: Self.folder.path()).filter {
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: Self.folder.path(percentEncoded: false)).filter
+        {
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(
-                atPath: Self.folder.appending(path: $0).path(), isDirectory: &isFolder)
+            return !URL(filePath: $0).lastPathComponent.hasPrefix(".")
+                && FileManager.default.fileExists(
+                    atPath: Self.folder.appending(path: $0).path(percentEncoded: false), isDirectory: &isFolder)
                 && !isFolder.boolValue
         }
         #expect(Set(paths) == Set(EmbeddedFiles.texts.keys))
         for path in paths {
-            let text = try String(contentsOf: Self.folder.appending(path: path), encoding: .utf8)
-            #expect(EmbeddedFiles.texts[path] == text, "\(path) differs from its file")
+            // Bytes, not `String`s (which compare by canonical equivalence).
+            let bytes = try Data(contentsOf: Self.folder.appending(path: path))
+            #expect(EmbeddedFiles.texts[path].map { Data($0.utf8) } == bytes, "\(path) differs from its file")
         }
     }
 

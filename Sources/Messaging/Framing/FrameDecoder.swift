@@ -58,6 +58,7 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
         }
         guard length > 0, Int(length) <= maxFrameBytes else {
             failed = true
+            incompleteFrameTimer?.stop()
             buffer.moveReaderIndex(to: buffer.writerIndex)
             throw FrameDecoderError(announcedLength: Int(length), maxFrameBytes: maxFrameBytes)
         }
@@ -70,6 +71,12 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
         let payload = buffer.readSlice(length: Int(length))!
         context.fireChannelRead(wrapInboundOut(payload))
         return .continue
+    }
+
+    /// The decoder leaves the pipeline (NIO calls this, not ``decodeLast(context:buffer:seenEOF:)``,
+    /// once a decode has thrown): its frame timer's task must not keep the channel alive.
+    public mutating func decoderRemoved(context: ChannelHandlerContext) {
+        incompleteFrameTimer?.stop()
     }
 
     public mutating func decodeLast(

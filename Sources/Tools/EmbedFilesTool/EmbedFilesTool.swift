@@ -24,6 +24,15 @@ struct EmbedFilesTool {
         for path in arguments.dropFirst() {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             guard let range = path.range(of: "/Embedded/", options: .backwards) else { continue }
+            // A string literal turns CR and CRLF into LF, and refuses other control characters:
+            // such a file could not be embedded byte for byte, so it is refused, by name.
+            if let bad = text.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) {
+                FileHandle.standardError.write(
+                    Data(
+                        "error: \(path): control character U+\(String(bad.value, radix: 16)) (save it with LF line ends)\n"
+                            .utf8))
+                exit(65)
+            }
             var hashes = "#"
             while text.contains("\"\"\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
             source += "        \"\(path[range.upperBound...])\": \(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes),\n"
