@@ -222,6 +222,9 @@ def main():
         # which says why; a reload shows it again (post/redirect/get), never posts again.
         driver.get(base + "/app/characters?status=dead")
         driver.find_element(By.CSS_SELECTOR, "form[action='/app/characters/refresh'] button").click()
+        # The POST and its redirect take a moment on a busy machine: wait for the new address
+        # (CI once read the old page's body as it went, a stale element).
+        wait.until(lambda d: "refresh=" in d.current_url)
         check("a failed refresh ends on the list's address, marked",
               driver.current_url.endswith("/app/characters?status=dead&page=1&refresh=failed")
               or driver.current_url.endswith("/app/characters?status=dead&refresh=failed"))
