@@ -10,7 +10,7 @@ import TestSupport
 /// A stand-in service: echoes what it got (bytes kept as sent), or is slow, hangs, reports progress.
 struct BackendHandler: RPCHandler {
     let name: String
-    /// Records the method of each request as it starts.
+    /// Records the method of each request as it starts (and of a health call as it ends too).
     var started: Recorder<String>? = nil
 
     struct Slow: Codable { var ms: Int; var steps: Int? }
@@ -19,6 +19,7 @@ struct BackendHandler: RPCHandler {
         let method = request.method
         started?.append(method)
         if method.hasSuffix(".health") {
+            defer { started?.append(method + " done") }
             return .result(
                 try JSONCoding.encode(
                     ServiceHealth(

@@ -168,7 +168,7 @@ struct GatewayRoutingTests {
         try await harness.stop()
     }
 
-    @Test("2,000 gateway.health at once: all answered ok from shared probes, the services asked a few times")
+    @Test("2,000 gateway.health at once: all answered ok from shared probes, one probe of a service at a time")
     func healthFlood() async throws {
         let started = Recorder<String>()
         let harness = try await GatewayHarness.start(started: started)
@@ -187,8 +187,17 @@ struct GatewayRoutingTests {
             connection.close()
         }
         #expect(statuses == ["ok": 2000], "\(statuses)")
+        // What the sharing promises is one probe at a time per service, however the flood
+        // arrives; how many probes that makes depends on how fast the frames are read (CI: 224).
+        var open = 0
+        var mostAtOnce = 0
+        for event in started.values where event.hasPrefix("characters.health") {
+            open += event.hasSuffix(" done") ? -1 : 1
+            mostAtOnce = max(mostAtOnce, open)
+        }
         let probes = started.values.filter { $0 == "characters.health" }.count
-        #expect(probes < 200, "the CharacterService was asked \(probes) times")
+        #expect(mostAtOnce == 1, "the CharacterService had \(mostAtOnce) health calls at once")
+        #expect(probes <= 1000, "the CharacterService was asked \(probes) times for 2,000 calls")
         try await harness.stop()
     }
 
