@@ -16,15 +16,18 @@ struct HTTPStallTests {
     static let cached = ["RNM_CHARACTERS_MAX_AGE": "600"]
 
     /// Fragment `B_i` spreads `X_i` and `Y_i`, both spread `B_{i+1}`; the last asks `__typename`:
-    /// 2^levels paths through a document of a few KB.
-    static func diamond(levels: Int) -> String {
-        var text = "{ ...B0 }\n"
+    /// 2^levels paths through a document of a few KB. rnm's executor walks each fragment once;
+    /// `introspecting` puts the diamond under `__schema`, which the GraphQL library runs, and
+    /// its `collectFields` walks every path (finding 1): CPU work that grows as 2^levels.
+    static func diamond(levels: Int, introspecting: Bool = false) -> String {
+        let type = introspecting ? "__Schema" : "Query"
+        var text = introspecting ? "{ __schema { ...B0 } }\n" : "{ ...B0 }\n"
         for level in 0..<levels {
-            text += "fragment B\(level) on Query { ...X\(level) ...Y\(level) }\n"
+            text += "fragment B\(level) on \(type) { ...X\(level) ...Y\(level) }\n"
             text +=
-                "fragment X\(level) on Query { ...B\(level + 1) }\nfragment Y\(level) on Query { ...B\(level + 1) }\n"
+                "fragment X\(level) on \(type) { ...B\(level + 1) }\nfragment Y\(level) on \(type) { ...B\(level + 1) }\n"
         }
-        return text + "fragment B\(levels) on Query { __typename }\n"
+        return text + "fragment B\(levels) on \(type) { __typename }\n"
     }
 
     @Test("finding 1: a diamond of fragment spreads at 16 and 30 levels is refused unrun, naming RNM_GRAPHQL_MAX_COST")
@@ -187,7 +190,8 @@ struct HTTPStallTests {
     @Test("a running query does not hold up others' cached reads: the front answers them while GraphQL works")
     func bystander() async throws {
         try await RnmSystem.with(settings: Self.cached) { system in
-            // The diamond let through (a cost limit far above it), stopped by its deadline.
+            // The diamond under `__schema` let through (a cost limit far above it), stopped by
+            // its deadline.
             let http = try await RunningHTTPGateway.start(
                 gatewaySocket: system.gatewaySocket, publicURL: Self.publicURL
             ) {
@@ -200,9 +204,9 @@ struct HTTPStallTests {
             let alone = try await timedReads(http, count: 8)
             // Sent again while a probe below holds the client's one share.
             let attack = Task {
-                var answer = try await http.graphQL(Self.diamond(levels: 17))
+                var answer = try await http.graphQL(Self.diamond(levels: 17, introspecting: true))
                 for _ in 0..<100 where answer.status == 503 {
-                    answer = try await http.graphQL(Self.diamond(levels: 17))
+                    answer = try await http.graphQL(Self.diamond(levels: 17, introspecting: true))
                 }
                 return answer
             }

@@ -30,6 +30,9 @@ struct HTTPGatewayConfiguration: Sendable {
     var cacheBytes: Int = Defaults.httpCacheBytes
     /// What one GraphQL request may cost.
     var graphQL = GraphQLLimits()
+    /// Tests only: every query run by the GraphQL library's executor, to hold rnm's
+    /// (``RecordExecutor``) to the library's answers. Not a setting: users always get rnm's.
+    var graphQLLibraryExecutor = false
     /// Its metrics (`GET /metrics`, with the other processes').
     var instruments = Instruments()
     /// Where `GET /metrics` is served apart from the public port (`RNM_HTTP_METRICS_ADDRESS`);
@@ -109,7 +112,7 @@ enum HTTPGatewayApp {
             graphQL: GraphQLEndpoint(
                 schema: RickAndMortySchema.schema, reader: reader, shapes: shapes, limits: configuration.graphQL,
                 answers: cache, admission: GraphQLAdmission(limits: configuration.graphQL, instruments: instruments),
-                workers: workers, logger: logger),
+                workers: workers, logger: logger, libraryExecutor: configuration.graphQLLibraryExecutor),
             maxURLBytes: configuration.maxURLBytes,
             cache: cache, metrics: httpMetrics,
             webApp: WebApp(reader: reader, publicURL: base, logger: logger),

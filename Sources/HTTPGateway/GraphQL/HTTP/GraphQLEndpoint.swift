@@ -23,6 +23,8 @@ struct GraphQLEndpoint: Sendable {
     let limits: GraphQLLimits
     /// Documents parsed, costed and validated, refusals too, by their text.
     let documents: GraphQLDocuments
+    /// The schema's object types and fields, for ``ExecutionPlan``.
+    let shape: ExecutionPlan.Shape
     /// The HTTP micro-cache, shared with REST: an answer read wholly fresh from rnm's cache is
     /// answered again from memory for `RNM_HTTP_CACHE_MS`, as a REST answer is.
     let answers: ResponseCache
@@ -35,17 +37,21 @@ struct GraphQLEndpoint: Sendable {
     let admission: GraphQLAdmission
     let workers: GraphQLWorkers
     let logger: Logger
+    /// Every query run by the library (tests: ``HTTPGatewayConfiguration/graphQLLibraryExecutor``).
+    let libraryExecutor: Bool
 
     init(
         schema: Schema<RickAndMortyResolver, QueryContext>, reader: GatewayReader, shapes: PublicShapes,
         limits: GraphQLLimits, answers: ResponseCache, admission: GraphQLAdmission, workers: GraphQLWorkers,
-        logger: Logger
+        logger: Logger, libraryExecutor: Bool = false
     ) {
+        self.libraryExecutor = libraryExecutor
         self.schema = schema
         self.reader = reader
         self.shapes = shapes
         self.limits = limits
         documents = GraphQLDocuments(schema: schema.schema, limits: limits)
+        shape = ExecutionPlan.Shape(schema.schema)
         schemaAnswers = ExpiringCache(maxBytes: limits.cacheBytes)
         self.answers = answers
         self.admission = admission
@@ -136,15 +142,7 @@ struct GraphQLEndpoint: Sendable {
             let error = GraphQLError(message: "a mutation cannot be sent with GET")
             return answer(errors: [error], status: .methodNotAllowed, contentType: contentType)
         }
-        let result: GraphQLResult
-        do {
-            result = try await GraphQL.execute(
-                schema: schema.schema, documentAST: document, rootValue: RickAndMortyResolver(), context: context,
-                variableValues: body.variables, operationName: body.operationName)
-        } catch {
-            logger.error("graphql execution failed", metadata: ["error": "\(error)"])
-            result = GraphQLResult(errors: [GraphQLError(message: "internal error")])
-        }
+        let executed = await execute(document, body, context: context)
         if context.overShared {
             return busy(GraphQLAdmission.Refusal.records.message(limits), contentType: contentType)
         }
@@ -152,12 +150,13 @@ struct GraphQLEndpoint: Sendable {
             // No half answer: the limit alone, with what was read before it was met.
             return answer(errors: [context.budgetError], report: context.report, status: .ok, contentType: contentType)
         }
-        let errors = result.errors + context.errors
+        let errors = executed.errors + context.errors
         let report = context.report
-        let bytes = GraphQLResponseBody.body(errors: errors, data: result.data, report: report)
+        let bytes = GraphQLResponseBody.body(errors: errors, written: executed.data, report: report)
         let response = answer(
-            bytes, report: report, status: result.data == nil ? answering.requestError : .ok, contentType: contentType)
-        if errors.isEmpty, result.data != nil, report == nil {
+            bytes, report: report, status: executed.data == nil ? answering.requestError : .ok, contentType: contentType
+        )
+        if errors.isEmpty, executed.data != nil, report == nil {
             let gzipped = ResponseCache.gzip(bytes, contentType: contentType)
             let kept = ResponseCache.Entry(
                 body: bytes, contentType: contentType, age: 0, route: "/graphql", etag: ETag.of(bytes), gzipped: gzipped
@@ -166,7 +165,7 @@ struct GraphQLEndpoint: Sendable {
                 kept, for: key, size: bytes.readableBytes + (gzipped?.readableBytes ?? 0),
                 expires: .now + .seconds(365 * 86400))
         }
-        if errors.isEmpty, result.data != nil, let freshness = report?.freshness, freshness.source == .cache,
+        if errors.isEmpty, executed.data != nil, let freshness = report?.freshness, freshness.source == .cache,
             !freshness.stale, freshness.revalidating != true
         {
             let now = ContinuousClock.now
@@ -179,6 +178,36 @@ struct GraphQLEndpoint: Sendable {
             }
         }
         return response
+    }
+
+    /// Runs the document: with ``RecordExecutor`` when ``ExecutionPlan`` plans it (every query
+    /// of records), else with the GraphQL library (introspection, and errors it words itself).
+    private func execute(
+        _ document: Document, _ body: GraphQLRequest, context: QueryContext
+    ) async -> (data: ByteBuffer?, errors: [GraphQLError]) {
+        if !libraryExecutor,
+            let plan = ExecutionPlan(
+                document, operationName: body.operationName, variables: body.variables, schema: schema.schema,
+                shape: shape)
+        {
+            let (data, errors) = await RecordExecutor.run(plan, queryType: shape.queryType, context: context)
+            return (data, errors)
+        }
+        let result: GraphQLResult
+        do {
+            result = try await GraphQL.execute(
+                schema: schema.schema, documentAST: document, rootValue: RickAndMortyResolver(), context: context,
+                variableValues: body.variables, operationName: body.operationName)
+        } catch {
+            logger.error("graphql execution failed", metadata: ["error": "\(error)"])
+            result = GraphQLResult(errors: [GraphQLError(message: "internal error")])
+        }
+        var data: ByteBuffer? = nil
+        if let map = result.data {
+            var buffer = ByteBuffer()
+            if GraphQLResponseBody.write(map, into: &buffer) { data = buffer }
+        }
+        return (data, result.errors)
     }
 
     /// What tells one GraphQL answer from another: the media type, the operation, the variables

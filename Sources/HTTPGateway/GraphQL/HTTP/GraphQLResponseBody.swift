@@ -31,7 +31,18 @@ enum GraphQLResponseBody {
     /// The answer's body. A part that cannot be encoded is left out, as it always was (a
     /// non-finite number, an undefined list item: the executor makes neither).
     static func body(errors: [GraphQLError], data: Map?, report: QueryContext.Report?) -> ByteBuffer {
+        var written: ByteBuffer? = nil
+        if let data {
+            var buffer = ByteBuffer()
+            if write(data, into: &buffer) { written = buffer }
+        }
+        return body(errors: errors, written: written, report: report)
+    }
+
+    /// The answer's body with `data` written already (``RecordExecutor``).
+    static func body(errors: [GraphQLError], written data: ByteBuffer?, report: QueryContext.Report?) -> ByteBuffer {
         var buffer = ByteBuffer()
+        buffer.reserveCapacity((data?.readableBytes ?? 0) + 64)
         buffer.writeStaticString("{")
         var empty = true
         if !errors.isEmpty, let text = try? encoder.encode(errors.map(ResponseError.init)) {
@@ -39,15 +50,11 @@ enum GraphQLResponseBody {
             buffer.writeBytes(text)
             empty = false
         }
-        if let data {
-            let start = buffer.writerIndex
+        if var data {
             if !empty { buffer.writeStaticString(",") }
             buffer.writeStaticString(#""data":"#)
-            if write(data, into: &buffer) {
-                empty = false
-            } else {
-                buffer.moveWriterIndex(to: start)
-            }
+            buffer.writeBuffer(&data)
+            empty = false
         }
         if let report, let text = try? extensionEncoder.encode(report) {
             if !empty { buffer.writeStaticString(",") }

@@ -4,6 +4,9 @@ import RnmAPI
 /// `Character` of the API's schema (afuh/rick-and-morty-api `graphql/typeDefs.js`): every field
 /// nullable as there, `episode` a non-null list.
 final class CharacterNode: RecordNode {
+    typealias Field = CharacterField
+    static let typeName = "Character"
+
     let record: Character
     let level: Level
 

@@ -3,6 +3,9 @@ import RnmAPI
 
 /// `Episode` of the API's schema: every field nullable, `characters` a non-null list.
 final class EpisodeNode: RecordNode {
+    typealias Field = EpisodeField
+    static let typeName = "Episode"
+
     let record: Episode
     let level: Level
 

@@ -5,6 +5,8 @@ struct GraphQLIDValue: Codable, Sendable, Hashable {
 
     init(_ id: Int) { text = String(id) }
 
+    init(text: String) { self.text = text }
+
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {

@@ -4,6 +4,9 @@ import RnmAPI
 /// `Location` of the API's schema: every field nullable, `residents` a non-null list. A place
 /// the API does not know (a character's `unknown` origin) has only its name.
 final class LocationNode: RecordNode {
+    typealias Field = LocationField
+    static let typeName = "Location"
+
     let record: Location?
     let unknownName: String?
     let level: Level

@@ -3,7 +3,7 @@ import RnmAPI
 
 /// A record as the GraphQL schema shows it, with the level it was met at (to load what it links
 /// to together with its siblings).
-protocol RecordNode: AnyObject, Sendable {
+protocol RecordNode: GraphQLObject, AnyObject {
     associatedtype Record: LinkedRecord
     init(_ record: Record, level: Level)
 }
@@ -34,14 +34,21 @@ extension Level {
 }
 
 /// A list page as GraphQL shows it (`Characters`, `Locations`, `Episodes`).
-struct PageNode<Node: RecordNode>: Sendable {
+struct PageNode<Node: RecordNode>: GraphQLObject {
+    typealias Field = PageField<Node>
+    /// `Characters` for `Character`.
+    static var typeName: String { Node.typeName + "s" }
+
     let info: InfoNode?
     let results: [Node?]?
 }
 
 /// `Info`: page *numbers*, not links. Past the last page, or with no match, every field is null
 /// and `results` is empty, as the API's GraphQL server answers.
-struct InfoNode: Codable, Sendable {
+struct InfoNode: Codable, GraphQLObject {
+    typealias Field = InfoField
+    static let typeName = "Info"
+
     var count: Int?
     var pages: Int?
     var next: Int?

@@ -58,10 +58,19 @@ struct RickAndMortyResolver: Sendable {
     func page<Node: RecordNode>(
         _ arguments: ListArguments<Node.Record.ListParamsType>, context: QueryContext
     ) async throws -> PageNode<Node>? {
+        let filters = arguments.filter?.filterValues ?? []
+        return try await page(
+            arguments.page, filter: { name in filters.first { $0.name == name }?.value }, context: context)
+    }
+
+    /// A page of the list, `filter` giving each filter's value by its name (nil: not given).
+    func page<Node: RecordNode>(
+        _ number: Int?, filter: (String) -> String?, context: QueryContext
+    ) async throws -> PageNode<Node>? {
         let nothing = PageNode<Node>(info: InfoNode(), results: [])
-        let page = max(1, arguments.page ?? 1)
+        let page = max(1, number ?? 1)
         var params = Node.Record.ListParamsType(page: page) { name in
-            let value = arguments.filter?.filterValues.first { $0.name == name }?.value?.trimmingWhitespace
+            let value = filter(name)?.trimmingWhitespace
             return value?.isEmpty == false ? value : nil
         }
         params.page = page

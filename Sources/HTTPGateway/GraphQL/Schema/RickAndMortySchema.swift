@@ -25,49 +25,13 @@ enum RickAndMortySchema {
             filter(CharacterListParams.self)
             filter(LocationListParams.self)
             filter(EpisodeListParams.self)
-            Type(InfoNode.self, as: "Info") {
-                Field("count", at: \.count).description("The length of the response.")
-                Field("pages", at: \.pages).description("The amount of pages.")
-                Field("next", at: \.next).description("Number of the next page (if it exists)")
-                Field("prev", at: \.prev).description("Number of the previous page (if it exists)")
-            }
-            Type(CharacterNode.self, as: "Character") {
-                Field("id", at: \.id).description("The id of the character.")
-                Field("name", at: \.name).description("The name of the character.")
-                Field("status", at: \.status)
-                    .description("The status of the character ('Alive', 'Dead' or 'unknown').")
-                Field("species", at: \.species).description("The species of the character.")
-                Field("type", at: \.type).description("The type or subspecies of the character.")
-                Field("gender", at: \.gender)
-                    .description("The gender of the character ('Female', 'Male', 'Genderless' or 'unknown').")
-                Field("origin", at: CharacterNode.origin).description("The character's origin location")
-                Field("location", at: CharacterNode.location).description("The character's last known location")
-                Field("image", at: CharacterNode.image)
-                    .description("Link to the character's image (300x300px), served and cached by rnm.")
-                Field("episode", at: CharacterNode.episode).description("Episodes in which this character appeared.")
-                Field("created", at: \.created).description("Time at which the character was created in the database.")
-            }
-            Type(LocationNode.self, as: "Location") {
-                Field("id", at: \.id).description("The id of the location.")
-                Field("name", at: \.name).description("The name of the location.")
-                Field("type", at: \.type).description("The type of the location.")
-                Field("dimension", at: \.dimension).description("The dimension in which the location is located.")
-                Field("residents", at: LocationNode.residents)
-                    .description("List of characters who have been last seen in the location.")
-                Field("created", at: \.created).description("Time at which the location was created in the database.")
-            }
-            Type(EpisodeNode.self, as: "Episode") {
-                Field("id", at: \.id).description("The id of the episode.")
-                Field("name", at: \.name).description("The name of the episode.")
-                Field("air_date", at: \.airDate).description("The air date of the episode.")
-                Field("episode", at: \.episode).description("The code of the episode.")
-                Field("characters", at: EpisodeNode.characters)
-                    .description("List of characters who have been seen in the episode.")
-                Field("created", at: \.created).description("Time at which the episode was created in the database.")
-            }
-            page(CharacterNode.self, as: "Characters")
-            page(LocationNode.self, as: "Locations")
-            page(EpisodeNode.self, as: "Episodes")
+            Type(InfoNode.self, as: InfoNode.typeName) { return InfoField.allCases.map(\.component) }
+            Type(CharacterNode.self, as: CharacterNode.typeName) { return CharacterField.allCases.map(\.component) }
+            Type(LocationNode.self, as: LocationNode.typeName) { return LocationField.allCases.map(\.component) }
+            Type(EpisodeNode.self, as: EpisodeNode.typeName) { return EpisodeField.allCases.map(\.component) }
+            page(CharacterNode.self)
+            page(LocationNode.self)
+            page(EpisodeNode.self)
             Query {
                 return rootFields(CharacterNode.self) + rootFields(LocationNode.self) + rootFields(EpisodeNode.self)
             }
@@ -81,18 +45,18 @@ enum RickAndMortySchema {
         typealias ListArguments = Resolver.ListArguments<Node.Record.ListParamsType>
         return [
             Field<Resolver, Context, Node?, Resolver.IDArguments>(
-                kind.rawValue, at: { resolver in { try await resolver.one($1.id, context: $0) } }
+                RootField.one.name(of: kind), at: { resolver in { try await resolver.one($1.id, context: $0) } }
             ) {
                 Argument("id", at: \.id)
             }.description("Get a specific \(kind.rawValue) by ID"),
             Field<Resolver, Context, PageNode<Node>?, ListArguments>(
-                kind.plural, at: { resolver in { try await resolver.page($1, context: $0) } }
+                RootField.page.name(of: kind), at: { resolver in { try await resolver.page($1, context: $0) } }
             ) {
                 Argument("page", at: \.page)
                 Argument("filter", at: \.filter)
             }.description("Get the list of all \(kind.plural)"),
             Field<Resolver, Context, [Node?]?, Resolver.IDsArguments>(
-                kind.plural + "ByIds", at: { resolver in { try await resolver.many($1.ids, context: $0) } }
+                RootField.many.name(of: kind), at: { resolver in { try await resolver.many($1.ids, context: $0) } }
             ) {
                 Argument("ids", at: \.ids)
             }.description("Get a list of \(kind.plural) selected by ids"),
@@ -109,12 +73,7 @@ enum RickAndMortySchema {
     }
 
     /// `Characters`, `Locations`, `Episodes`: `{ info, results }`.
-    private static func page<Node: RecordNode>(
-        _ type: Node.Type, as name: String
-    ) -> Type<Resolver, Context, PageNode<Node>> {
-        Type(PageNode<Node>.self, as: name) {
-            Field("info", at: \.info)
-            Field("results", at: \.results)
-        }
+    private static func page<Node: RecordNode>(_ type: Node.Type) -> Type<Resolver, Context, PageNode<Node>> {
+        Type(PageNode<Node>.self, as: PageNode<Node>.typeName) { return PageField<Node>.allCases.map(\.component) }
     }
 }

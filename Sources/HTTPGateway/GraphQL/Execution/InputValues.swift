@@ -1,0 +1,132 @@
+import GraphQL
+
+/// The values of a query's variables and arguments, for the types the schema's arguments use
+/// (`ID`, `Int`, `String`, `Boolean`, lists of them and the filter inputs). Anything else, or a
+/// value these types refuse, is not worked out here: ``ExecutionPlan`` then declines the query,
+/// and the GraphQL library runs it and words the error as it always has.
+struct InputValues {
+    /// A value as the executor reads it: the variables' JSON and the document's literals alike.
+    enum Value: Sendable, Equatable {
+        case null
+        case bool(Bool)
+        case int(Int)
+        case string(String)
+        case list([Value])
+        case object([String: Value])
+    }
+
+    let schema: GraphQLSchema
+    /// The variables, coerced to their declared types; one not given (and without a default) is
+    /// absent.
+    private(set) var variables: [String: Value] = [:]
+
+    struct Unsupported: Error {}
+
+    init(schema: GraphQLSchema, definitions: [VariableDefinition], given: [String: Map]) throws(Unsupported) {
+        self.schema = schema
+        for definition in definitions {
+            let name = definition.variable.name.value
+            if let value = given[name] {
+                variables[name] = try coerce(try Self.value(of: value), to: definition.type)
+            } else if let literal = definition.defaultValue {
+                variables[name] = try coerce(try value(of: literal), to: definition.type)
+            } else if definition.type is NonNullType {
+                throw Unsupported()
+            }
+        }
+    }
+
+    /// A literal of the document as a value, its variables put in.
+    func value(of literal: GraphQL.Value) throws(Unsupported) -> Value {
+        switch literal {
+        case let variable as Variable:
+            guard let value = variables[variable.name.value] else { throw Unsupported() }
+            return value
+        case let int as IntValue:
+            guard let value = Int(int.value) else { throw Unsupported() }
+            return .int(value)
+        case let string as StringValue: return .string(string.value)
+        case let bool as BooleanValue: return .bool(bool.value)
+        case is NullValue: return .null
+        case let list as ListValue:
+            var items: [Value] = []
+            for item in list.values { items.append(try value(of: item)) }
+            return .list(items)
+        case let object as ObjectValue:
+            var fields: [String: Value] = [:]
+            for field in object.fields {
+                // A variable not given leaves its input field out, as the library does.
+                if let variable = field.value as? Variable, variables[variable.name.value] == nil { continue }
+                fields[field.name.value] = try value(of: field.value)
+            }
+            return .object(fields)
+        default: throw Unsupported()
+        }
+    }
+
+    /// `value` as a variable of `type` holds it (GraphQL's input coercion), or unsupported.
+    private func coerce(_ value: Value, to type: Type) throws(Unsupported) -> Value {
+        switch type {
+        case let nonNull as NonNullType:
+            if case .null = value { throw Unsupported() }
+            return try coerce(value, to: nonNull.type)
+        case let list as ListType:
+            if case .null = value { return .null }
+            guard case .list(let items) = value else { return .list([try coerce(value, to: list.type)]) }
+            var coerced: [Value] = []
+            for item in items { coerced.append(try coerce(item, to: list.type)) }
+            return .list(coerced)
+        case let named as NamedType:
+            if case .null = value { return .null }
+            return try coerce(value, toNamed: named.name.value)
+        default: throw Unsupported()
+        }
+    }
+
+    private func coerce(_ value: Value, toNamed name: String) throws(Unsupported) -> Value {
+        switch (name, value) {
+        case ("String", .string), ("Boolean", .bool), ("ID", .string): return value
+        case ("ID", .int(let integer)): return .string(String(integer))
+        case ("Int", .int(let integer)):
+            guard Int(Int32.min)...Int(Int32.max) ~= integer else { throw Unsupported() }
+            return value
+        case (_, .object(let given)):
+            guard let input = schema.getType(name: name) as? GraphQLInputObjectType,
+                let fields = try? input.fields()
+            else { throw Unsupported() }
+            var coerced: [String: Value] = [:]
+            for (key, item) in given {
+                guard let type = fields[key]?.type as? GraphQLNamedType else { throw Unsupported() }
+                if case .null = item {
+                    coerced[key] = .null
+                } else {
+                    coerced[key] = try coerce(item, toNamed: type.name)
+                }
+            }
+            return .object(coerced)
+        default: throw Unsupported()
+        }
+    }
+
+    /// A variable's JSON as a value: a number only when it is a whole number an `Int` holds.
+    private static func value(of json: Map) throws(Unsupported) -> Value {
+        switch json {
+        case .null: return .null
+        case .bool(let bool): return .bool(bool)
+        case .string(let string): return .string(string)
+        case .number(let number):
+            let double = number.doubleValue
+            guard double.isFinite, double.rounded() == double, abs(double) < 9e15 else { throw Unsupported() }
+            return .int(Int(double))
+        case .array(let items):
+            var values: [Value] = []
+            for item in items { values.append(try value(of: item)) }
+            return .list(values)
+        case .dictionary(let fields):
+            var values: [String: Value] = [:]
+            for (key, item) in fields { values[key] = try value(of: item) }
+            return .object(values)
+        case .undefined: throw Unsupported()
+        }
+    }
+}
