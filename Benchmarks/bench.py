@@ -7,7 +7,8 @@ warms the caches, then measures: cached characters.get through the Gateway and d
 relay (2 hops) at the same connection counts, `rnmctl characters show 1` as a whole process,
 each process's start-to-ready time, and each process's RSS after the run; and the HTTPGateway's
 cached `GET /api/character/1` under wrk, side by side with nginx serving the same bytes from a
-file (when `wrk` and `nginx` are installed).
+file and nginx proxy_cache (when `wrk` and `nginx` are installed). Exit status: 0 every goal
+met, 2 a goal not yet reached, 1 a figure below its floor (a regression).
 """
 import argparse, json, os, re, shutil, signal, socket, statistics, struct, subprocess, sys, tempfile, time
 import urllib.request
@@ -149,7 +150,8 @@ def http_front(system, seconds, rounds):
     if not (shutil.which("wrk") and shutil.which("nginx")):
         print("(wrk or nginx not installed: HTTP figures skipped; apt-get install wrk nginx-light)", file=sys.stderr)
         return {}, None
-    port, nginx_port, proxy_port = free_port(), free_port(), free_port()
+    port, nginx_port, proxy_port, gzip_port, compress_port = (free_port() for _ in range(5))
+    off_port = free_port()
     env = dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}", RNM_PUBLIC_URL=f"http://127.0.0.1:{port}")
     http = subprocess.Popen([os.path.join(system.bin, "HTTPGateway")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/api/character/1"
@@ -173,15 +175,26 @@ def http_front(system, seconds, rounds):
             # otherwise put in front of the API, proxy_cache (issue 28), in front of the same
             # test upstream rnm uses.
             upstream = system.env["RNM_RICKANDMORTY_URL"].rsplit("/api", 1)[0]
-            f.write(f"""user root; worker_processes 1; daemon off; pid {system.dir}/nginx.pid;
-error_log {system.dir}/nginx-error.log; events {{ worker_connections 1024; }}
+            # As many nginx workers as the front has event loops (NIO's shared group: one per
+            # core), so that a ratio compares the same CPU. The gzip run goes to a third server
+            # that keeps the compressed answer (cached by Accept-Encoding, compressed once by a
+            # server behind it), as rnm keeps its gzipped copy: not compressing each answer.
+            f.write(f"""user root; worker_processes {NGINX_WORKERS}; daemon off; pid {system.dir}/nginx.pid;
+error_log {system.dir}/nginx-error.log; events {{ worker_connections 4096; }}
 http {{ access_log off;
   proxy_cache_path {system.dir}/nginx-cache levels=1:2 keys_zone=rnm:10m max_size=100m inactive=10m use_temp_path=off;
+  map $http_accept_encoding $rnm_gzip {{ ~gzip gzip; default ""; }}
   server {{ listen 127.0.0.1:{nginx_port}; root {system.dir}/www;
     location / {{ default_type application/json; }} }}
   server {{ listen 127.0.0.1:{proxy_port}; gzip on; gzip_types application/json; gzip_min_length 1024;
     location / {{ proxy_pass {upstream}; proxy_cache rnm; proxy_cache_valid 200 10m;
-      proxy_ignore_headers Cache-Control Expires Set-Cookie; proxy_http_version 1.1; }} }} }}
+      proxy_ignore_headers Cache-Control Expires Set-Cookie; proxy_http_version 1.1; }} }}
+  server {{ listen 127.0.0.1:{gzip_port}; location / {{ proxy_pass http://127.0.0.1:{compress_port};
+      proxy_cache rnm; proxy_cache_key "$request_uri $rnm_gzip"; proxy_set_header Accept-Encoding $rnm_gzip;
+      proxy_cache_valid 200 10m; proxy_ignore_headers Cache-Control Expires Set-Cookie Vary;
+      proxy_http_version 1.1; }} }}
+  server {{ listen 127.0.0.1:{compress_port}; gzip on; gzip_proxied any; gzip_types application/json;
+    gzip_min_length 1024; location / {{ proxy_pass {upstream}; proxy_http_version 1.1; }} }} }}
 """)
         nginx = subprocess.Popen(["nginx", "-c", config, "-p", system.dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -204,10 +217,31 @@ http {{ access_log off;
             urllib.request.urlopen(proxy_url, timeout=5).read()
             front, reference, graphql, proxy, front1, proxy1 = [], [], [], [], [], []
             others = {}
-            for _, path, _ in PROXY_RUNS:
-                urllib.request.urlopen(f"http://127.0.0.1:{proxy_port}{path}", timeout=5).read()
-                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
-            for _ in range(max(1, rounds)):
+            def nginx_base(header):
+                return f"http://127.0.0.1:{gzip_port if header else proxy_port}"
+            for _, path, header in PROXY_RUNS:
+                headers = dict([header.split(": ", 1)]) if header else {}
+                for base in (nginx_base(header), f"http://127.0.0.1:{port}"):
+                    urllib.request.urlopen(urllib.request.Request(base + path, headers=headers), timeout=5).read()
+            # The front's metrics cost: the same front with metrics off, in the same rounds.
+            off_env = dict(env, RNM_HTTP_ADDRESS=f"127.0.0.1:{off_port}", RNM_METRICS="off")
+            http_off = subprocess.Popen([os.path.join(system.bin, "HTTPGateway")], env=off_env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            off_url = f"http://127.0.0.1:{off_port}/api/character/1"
+            end = time.perf_counter() + 10
+            while True:
+                try:
+                    urllib.request.urlopen(off_url, timeout=1).read()
+                    break
+                except OSError:
+                    if time.perf_counter() > end:
+                        raise
+                    time.sleep(0.01)
+            metrics_on, metrics_off = [], []
+            for round in range(max(1, rounds)):
+                # On and off alternate which goes first, on the same two processes.
+                for which in ((metrics_on, url), (metrics_off, off_url))[::1 if round % 2 == 0 else -1]:
+                    which[0].append(wrk(which[1], 32, seconds))
                 front.append(wrk(url, 32, seconds))
                 reference.append(wrk(f"http://127.0.0.1:{nginx_port}/api/character/1", 32, seconds))
                 proxy.append(wrk(proxy_url, 32, seconds))
@@ -216,7 +250,7 @@ http {{ access_log off;
                 graphql.append(wrk(graphql_url, 32, seconds, script))
                 for name, path, header in PROXY_RUNS:
                     for server, base in (("HTTPGateway", f"http://127.0.0.1:{port}"),
-                                         ("nginx proxy_cache", f"http://127.0.0.1:{proxy_port}")):
+                                         ("nginx proxy_cache", nginx_base(header))):
                         for conns in (32, 1):
                             others.setdefault(f"{server} {name}, {conns} conn{'s' if conns > 1 else ''} (wrk)", []).append(
                                 wrk(base + path, conns, seconds, header=header))
@@ -238,6 +272,9 @@ http {{ access_log off;
                                others[f"HTTPGateway {name}, 1 conn (wrk)"],
                                others[f"nginx proxy_cache {name}, 1 conn (wrk)"])) for name, _, _ in PROXY_RUNS},
                        "HTTPGateway POST /graphql { character(id: 1) { name } }, 32 conns (wrk)": middle(graphql),
+                       "HTTPGateway GET /api/character/1, metrics on, 32 conns (wrk)": middle(metrics_on),
+                       "HTTPGateway GET /api/character/1, metrics off, 32 conns (wrk)": middle(metrics_off),
+                       "metricsRatios": [a["perSecond"] / b["perSecond"] for a, b in zip(metrics_on, metrics_off)],
                        "ratios": [f["perSecond"] / n["perSecond"] for f, n in zip(front, reference)],
                        # Against nginx proxy_cache, not the front's own GET: that one is answered by
                        # the fast path since session 10 (twice as fast), which moved the old bar.
@@ -248,6 +285,9 @@ http {{ access_log off;
         finally:
             nginx.terminate()
             nginx.wait(5)
+            if "http_off" in locals():
+                http_off.send_signal(signal.SIGTERM)
+                http_off.wait(10)
         # Right after the deep queries, then once the front has been quiet for its idle trim
         # (IdleTrim: 2 s without a connection or a request, checked every 2 s).
         right_after = rss_mb(http.pid)
@@ -262,13 +302,16 @@ DEEP_QUERY = ("{ characters(page: 1) { results { name episode { name characters 
               "location { name residents { name } } } } }")
 
 
-# What else issue 28 compares with nginx proxy_cache: a list page, plain and gzipped (nginx
-# compresses each answer; rnm keeps the compressed copy), and an avatar.
+# What else issue 28 compares with nginx proxy_cache: a list page, plain and gzipped (both keep
+# the compressed copy: nginx's gzip server caches it by Accept-Encoding), and an avatar.
 PROXY_RUNS = [
     ("GET /api/character/?page=2", "/api/character/?page=2", None),
     ("GET /api/character/?page=2 gzip", "/api/character/?page=2", "Accept-Encoding: gzip"),
     ("GET /api/character/avatar/1.jpeg", "/api/character/avatar/1.jpeg", None),
 ]
+
+# The HTTP front's event loops: NIO's shared group, one thread per core.
+NGINX_WORKERS = os.cpu_count() or 1
 
 
 def page_ms(url, runs=30):
@@ -369,7 +412,7 @@ def main():
     seconds = args.seconds
 
     system = System(args.bin)
-    rows, checks = [], []
+    rows = []
     try:
         ready = {role: [] for role, _ in System.ROLES}
         for round in range(5):
@@ -381,10 +424,13 @@ def main():
 
         gateway, characters = system.socket("gateway"), system.socket("characters")
         _, get_size = call(gateway, "characters.get", {"id": 1})
-        call(gateway, "characters.list", {})
+        _, list_size = call(gateway, "characters.list", {})
         universities, _ = call(gateway, "universities.list", {})
         name = universities["result"]["items"][0]["name"]
         university_params = json.dumps({"name": name})
+        _, university_size = call(gateway, "universities.get", {"name": name})
+        # The C relay echoes the size of the reply it is compared with.
+        reply_sizes = {"characters.get": get_size, "characters.list": list_size, "universities.get": university_size}
 
         # The same build with metrics off (RNM_METRICS=off) and requests without a trace id, beside
         # it: what metrics and tracing cost, measured in the same rounds.
@@ -411,20 +457,30 @@ def main():
         # The machine is shared: its speed drifts by ±20% within a minute. Every round runs
         # rnm and the C relay back to back, each ratio is taken within its round, and the
         # table gives the median round of each figure and the median of each ratio.
+        # Each ratio's C relay runs right after its rnm run, echoing the same reply size.
+        relayed = {"get via Gateway, 1 conn", "get via Gateway, 32 conns", "get direct to service, 32 conns",
+                   "list page via Gateway, 32 conns", "universities.get via Gateway, 32 conns"}
+        def relay_label(conns, size):
+            return f"C relay 2 hops, {conns} conn{'s' if conns > 1 else ''}, {size}-byte replies"
+        metrics_pair = ["get via Gateway, 32 conns, metrics on, traced", "get via Gateway, 32 conns, metrics off, untraced"]
         rounds = []
-        for _ in range(max(1, args.rounds)):
+        for round in range(max(1, args.rounds)):
             measured = {}
-            for label, path, conns, method, params, *trace in runs:
+            # The metrics pair alternates which goes first, round by round.
+            ordered = [run for run in runs if run[0] not in metrics_pair]
+            pair = [run for run in runs if run[0] in metrics_pair]
+            for label, path, conns, method, params, *trace in ordered + (pair if round % 2 == 0 else pair[::-1]):
                 measured[label] = bench(args.bin, path, conns, seconds, method, params, *trace)
-            for conns in (1, 32):
-                measured[f"C relay 2 hops, {conns} conn{'s' if conns > 1 else ''}"] = reference(
-                    args.reference, system.dir, conns, seconds, get_size)
+                if label in relayed:
+                    size = reply_sizes[method]
+                    measured[relay_label(conns, size)] = measured[label + " ÷ relay"] = reference(
+                        args.reference, system.dir, conns, seconds, size)
             rounds.append(measured)
         results = {label: sorted((r[label] for r in rounds), key=lambda x: x["perSecond"])[len(rounds) // 2]
-                   for label in rounds[0]}
+                   for label in rounds[0] if not label.endswith(" ÷ relay")}
         def ratio(label):
-            return statistics.median(r[label]["perSecond"] / r["C relay 2 hops, 32 conns"]["perSecond"] for r in rounds)
-        ratios = {label: ratio(label) for label, *_ in runs}
+            return statistics.median(r[label]["perSecond"] / r[label + " ÷ relay"]["perSecond"] for r in rounds)
+        ratios = {label: ratio(label) for label in relayed}
         observability = statistics.median(
             r["get via Gateway, 32 conns, metrics on, traced"]["perSecond"]
             / r["get via Gateway, 32 conns, metrics off, untraced"]["perSecond"] for r in rounds)
@@ -446,6 +502,7 @@ def main():
         p50_ratio = http_results.pop("p50Ratio", None)
         other_ratios = http_results.pop("otherRatios", {})
         other_p50_ratios = http_results.pop("otherP50Ratios", {})
+        metrics_ratios = http_results.pop("metricsRatios", [])
         results.update(http_results)
 
         env = dict(system.env, NO_COLOR="1")
@@ -487,72 +544,88 @@ def main():
         print(f"| {label} | {r['perSecond']:,.0f} | {' | '.join(cells)} |")
 
     median_wall = statistics.median(walls) * 1000
-    print("\n| target | measured | goal | |")
-    print("| --- | ---: | ---: | --- |")
-    def check(what, value, goal, ok):
-        print(f"| {what} | {value} | {goal} | {'ok' if ok else 'MISSED'} |")
-        checks.append(ok)
-    # The targets of issue 17 (and 18 for the HTTP front), as BENCHMARKS.md lists them.
-    for label, what, goal in [("get via Gateway, 32 conns", "Gateway get at 32 conns ÷ C relay 2 hops", 0.35),
-                              ("get direct to service, 32 conns", "direct to the service at 32 conns ÷ C relay 2 hops", 0.5),
-                              ("list page via Gateway, 32 conns", "list page via Gateway at 32 conns ÷ C relay", 0.25),
-                              ("universities.get via Gateway, 32 conns", "universities.get via Gateway at 32 conns ÷ C relay", 0.25)]:
-        spread = ", ".join(f"{r[label]['perSecond'] / r['C relay 2 hops, 32 conns']['perSecond']:.2f}" for r in rounds)
-        check(f"{what} (rounds: {spread})", f"{ratios[label]:.2f}×", f"≥ {goal:.2f}×", ratios[label] >= goal)
-    check("Gateway get, 1 conn, p50", f"{gw1:.0f} µs", "≤ 150 µs", gw1 <= 150)
+    print("\n| target | measured | goal | floor | |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    statuses = []
+    def check(what, value, at_least=None, at_most=None, unit="×", floor=None):
+        """One target: its goal (the open issue's), and its floor (the bar reached before, or
+        the goal itself): below the goal is "below goal", below the floor a REGRESSION."""
+        goal = at_least if at_least is not None else at_most
+        floor = goal if floor is None else floor
+        meets = (lambda bar: value >= bar) if at_least is not None else (lambda bar: value <= bar)
+        sign = "≥" if at_least is not None else "≤"
+        status = "ok" if meets(goal) else ("below goal" if meets(floor) else "REGRESSION")
+        digits = 2 if unit == "×" else 1
+        print(f"| {what} | {value:.{digits}f}{unit} | {sign} {goal:g}{unit} | {sign} {floor:g}{unit} | {status} |")
+        statuses.append(status)
+    # Goals: issue 40's where it set one (the Gateway ≥ 0.6× the relay, the front ≥ 1.0× nginx
+    # proxy_cache and its p50 at one connection ≤ nginx's, rnmctl ≤ 10 ms, the deep query ≤
+    # 50 ms); floors: the bars of issues 17, 18, 25 and 28 that were reached before.
+    for label, what, floor in [("get via Gateway, 32 conns", "Gateway get at 32 conns ÷ C relay 2 hops", 0.35),
+                               ("get direct to service, 32 conns", "direct to the service at 32 conns ÷ C relay 2 hops", 0.5),
+                               ("list page via Gateway, 32 conns", "list page via Gateway at 32 conns ÷ C relay", 0.25),
+                               ("universities.get via Gateway, 32 conns", "universities.get via Gateway at 32 conns ÷ C relay", 0.25)]:
+        spread = ", ".join(f"{r[label]['perSecond'] / r[label + ' ÷ relay']['perSecond']:.2f}" for r in rounds)
+        check(f"{what}, same reply size (rounds: {spread})", ratios[label], at_least=0.6, floor=floor)
+    check("Gateway get, 1 conn, p50", gw1, at_most=150, unit=" µs")
     spread = ", ".join(f"{r['get via Gateway, 32 conns, metrics on, traced']['perSecond'] / r['get via Gateway, 32 conns, metrics off, untraced']['perSecond']:.2f}" for r in rounds)
-    check(f"Gateway get at 32 conns, metrics on and traced ÷ metrics off, untraced (rounds: {spread})",
-          f"{observability:.2f}×", "≥ 0.95×", observability >= 0.95)
+    check(f"Gateway get at 32 conns, metrics on and traced ÷ metrics off, untraced, order alternating (rounds: {spread})",
+          observability, at_least=0.95)
     holed = holes["get via Gateway, 32 conns, upstream black-holed (stale at once)"]
     check(f"upstream black-holed: p99 of 32 conns of expired reads (the first read waited {first_wait:.1f} s)",
-          f"{holed['p99Us'] / 1000:.1f} ms", "≤ 50 ms", holed["p99Us"] <= 50_000)
+          holed['p99Us'] / 1000, at_most=50, unit=" ms")
     if static_walls:
         static_wall = statistics.median(static_walls) * 1000
         check(f"rnmctl characters show 1, median of {len(static_walls)} (Swift runtime linked statically; dynamic {median_wall:.1f} ms)",
-              f"{static_wall:.1f} ms", "≤ 10 ms", static_wall <= 10)
+              static_wall, at_most=10, unit=" ms", floor=20)
     else:
-        check(f"rnmctl characters show 1, median of {len(walls)}", f"{median_wall:.1f} ms", "≤ 10 ms", median_wall <= 10)
+        check(f"rnmctl characters show 1, median of {len(walls)}", median_wall, at_most=10, unit=" ms", floor=20)
     for role, executable in System.ROLES:
         times = ready[role]
         check(f"{executable} start to ready (median of 5; first {times[0] * 1000:.0f} ms)",
-              f"{statistics.median(times) * 1000:.0f} ms", "≤ 200 ms", statistics.median(times) <= 0.2)
+              statistics.median(times) * 1000, at_most=200, unit=" ms")
     for role, executable in System.ROLES:
         _, pss, private = memory[role]
         exact = f"; {exact_rss[role]:.1f} MB without fault-around" if exact_rss else ""
-        check(f"{executable} RSS after the run (PSS {pss:.1f} MB, private {private:.1f} MB{exact})", f"{rss[role]:.1f} MB", "≤ 30 MB",
-              rss[role] <= 30)
+        # The floor: what the services have measured since issue 17 (44-48 MB; the goal was never met).
+        check(f"{executable} RSS after the run (PSS {pss:.1f} MB, private {private:.1f} MB{exact})", rss[role],
+              at_most=30, unit=" MB", floor=50)
     if http_results:
         spread = ", ".join(f"{r:.2f}" for r in http_ratios)
-        median = statistics.median(http_ratios)
-        check(f"HTTPGateway cached GET at 32 conns ÷ nginx (rounds: {spread})", f"{median:.2f}×", "≥ 0.25×", median >= 0.25)
+        check(f"HTTPGateway cached GET at 32 conns ÷ nginx serving the bytes from a file, {NGINX_WORKERS} workers "
+              f"(rounds: {spread})", statistics.median(http_ratios), at_least=0.25)
         right_after, quiet = http_rss
-        check(f"HTTPGateway RSS after the run, once quiet (right after: {right_after:.1f} MB)", f"{quiet:.1f} MB",
-              "≤ 30 MB", quiet <= 30)
+        check(f"HTTPGateway RSS after the run, once quiet (right after: {right_after:.1f} MB)", quiet, at_most=30,
+              unit=" MB", floor=50)
+        spread = ", ".join(f"{r:.2f}" for r in metrics_ratios)
+        check(f"HTTPGateway cached GET at 32 conns, metrics on ÷ off, order alternating (rounds: {spread})",
+              statistics.median(metrics_ratios), at_least=0.95)
         spread = ", ".join(f"{r:.2f}" for r in graphql_ratios)
-        median = statistics.median(graphql_ratios)
         # The bar of issue 25 (half the front's cached GET, itself about half nginx's then),
         # held where it was: a quarter of nginx serving a cached answer.
         check(f"POST /graphql character name ÷ nginx proxy_cache GET at 32 conns (rounds: {spread})",
-              f"{median:.2f}×", "≥ 0.25×", median >= 0.25)
+              statistics.median(graphql_ratios), at_least=0.25)
         check("deep GraphQL query from the synced mirror, each run a new query (no micro-cache), median of 30",
-              f"{deep_computed_ms:.1f} ms", "≤ 50 ms", deep_computed_ms <= 50)
+              deep_computed_ms, at_most=50, unit=" ms", floor=200)
         check("the same deep query repeated (the micro-cache answers within RNM_HTTP_CACHE_MS), median of 30",
-              f"{deep_ms:.1f} ms", "≤ 50 ms", deep_ms <= 50)
+              deep_ms, at_most=50, unit=" ms")
     if proxy_ratios:
         spread = ", ".join(f"{r:.2f}" for r in proxy_ratios)
-        median = statistics.median(proxy_ratios)
-        check(f"HTTPGateway cached GET ÷ nginx proxy_cache hit at 32 conns (rounds: {spread})",
-              f"{median:.2f}×", "≥ 0.50×", median >= 0.5)
-        check("HTTPGateway cached GET p50 at 1 conn ÷ nginx proxy_cache's", f"{p50_ratio:.2f}×", "≤ 2×", p50_ratio <= 2)
+        check(f"HTTPGateway cached GET ÷ nginx proxy_cache hit at 32 conns, {NGINX_WORKERS} workers (rounds: {spread})",
+              statistics.median(proxy_ratios), at_least=1.0, floor=0.5)
+        check("HTTPGateway cached GET p50 at 1 conn ÷ nginx proxy_cache's", p50_ratio, at_most=1.0, floor=2.0)
         for name, ratio in other_ratios.items():
-            check(f"HTTPGateway {name} ÷ nginx proxy_cache at 32 conns", f"{ratio:.2f}×", "≥ 0.50×", ratio >= 0.5)
+            check(f"HTTPGateway {name} ÷ nginx proxy_cache at 32 conns", ratio, at_least=1.0, floor=0.5)
         for name, ratio in other_p50_ratios.items():
-            check(f"HTTPGateway {name} p50 at 1 conn ÷ nginx proxy_cache's", f"{ratio:.2f}×", "≤ 2×", ratio <= 2)
+            check(f"HTTPGateway {name} p50 at 1 conn ÷ nginx proxy_cache's", ratio, at_most=1.0, floor=2.0)
     if app_page_ms is not None:
         check("web app: a characters page rendered from the cache (HTML of 20 cards), median of 30",
-              f"{app_page_ms:.1f} ms", "≤ 20 ms", app_page_ms <= 20)
+              app_page_ms, at_most=20, unit=" ms")
     print()
-    return 0 if all(checks) else 1
+    # 1: something fell below its floor (a regression); 2: goals not yet reached, nothing lost.
+    if "REGRESSION" in statuses:
+        return 1
+    return 2 if "below goal" in statuses else 0
 
 
 if __name__ == "__main__":
