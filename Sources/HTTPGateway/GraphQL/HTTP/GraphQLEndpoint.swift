@@ -220,9 +220,8 @@ struct GraphQLEndpoint: Sendable {
     }
 
     /// An answer repeated from the micro-cache as a REST hit is
-    /// (``ResponseCache/Entry/answer(_:headers:storedAt:now:)``: `304` for a matching
-    /// `If-None-Match` on a `GET`, the gzipped copy to a client that takes it), varying by
-    /// `Accept` too.
+    /// (``ResponseCache/Entry/answer(_:headers:storedAt:now:)``: `304` for a matching `If-None-Match`
+    /// on a `GET`, the gzipped copy to a client that takes it), varying by `Accept` too.
     private func repeated(
         _ kept: ResponseCache.Entry, storedAt: ContinuousClock.Instant, to request: HTTPRequest
     ) -> Response {
