@@ -255,6 +255,11 @@ let package = Package(
             name: "TelemetryTests",
             dependencies: [.product(name: "Logging", package: "swift-log"), "Telemetry", "TestSupport"]
         ),
+        // The libraries' own tests, each target depending on the library it tests (and on TestSupport
+        // for its waits, ServiceKit's).
+        .testTarget(name: "RnmAPITests", dependencies: ["RnmAPI"]),
+        .testTarget(name: "ServiceRuntimeTests", dependencies: ["ServiceRuntime"]),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "RnmAPI", "TestSupport"]),
         .testTarget(
             name: "MessagingTests",
             dependencies: [

@@ -176,7 +176,10 @@ struct LoadResult {
         var lines = [
             String(
                 format:
-                    "connections=%d in-flight=%d requests=%d errors=%d seconds=%.2f requests/s=%.0f p50=%dµs p99=%dµs p99.9=%dµs",
+                    """
+                    connections=%d in-flight=%d requests=%d errors=%d seconds=%.2f requests/s=%.0f p50=%dµs p99=%dµs \
+                    p99.9=%dµs
+                    """,
                 connections, inFlight, requests, errors, seconds, perSecond,
                 microseconds(50), microseconds(99), microseconds(99.9))
         ]
@@ -187,7 +190,10 @@ struct LoadResult {
     var json: String {
         String(
             format:
-                #"{"connections":%d,"inFlight":%d,"requests":%d,"errors":%d,"seconds":%.3f,"perSecond":%.1f,"p50Us":%d,"p99Us":%d,"p999Us":%d}"#,
+                #"""
+                {"connections":%d,"inFlight":%d,"requests":%d,"errors":%d,"seconds":%.3f,"perSecond":%.1f,"p50Us":%d,\#
+                "p99Us":%d,"p999Us":%d}
+                """#,
             connections, inFlight, requests, errors, seconds, perSecond, microseconds(50), microseconds(99),
             microseconds(99.9))
     }

@@ -6,8 +6,8 @@
 import Logging
 
 /// rnm's settings: each case is an environment variable; what it is, its default, range, readers
-/// and flag are its entry in the settings table (``spec``, Setting+Table.swift), written there
-/// only (docs/SETTINGS.md is generated from it).
+/// and flag are its entry in the settings table (``spec``, Setting+Table.swift and its parts),
+/// written there only (docs/SETTINGS.md is generated from it).
 public enum Setting: String, CaseIterable, Sendable {
     case gatewaySocket = "RNM_GATEWAY_SOCKET"
     case charactersSocket = "RNM_CHARACTERS_SOCKET"

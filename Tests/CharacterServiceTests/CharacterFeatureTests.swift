@@ -9,7 +9,9 @@ import Testing
 @Suite("CharacterService sync, stats, images, favorites, health", .cleansUp)
 struct CharacterFeatureTests {
     @Test(
-        "sync mirrors every page and every avatar with one request each, reports progress, and the mirror serves offline"
+        """
+        sync mirrors every page and every avatar with one request each, reports progress, and the mirror serves offline
+        """
     )
     func sync() async throws {
         let harness = try await CharacterHarness.start(maxAge: 0)

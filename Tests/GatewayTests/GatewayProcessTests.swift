@@ -52,7 +52,10 @@ struct GatewayProcessTests {
     }
 
     @Test(
-        "kill -9 a service with requests in flight: they fail at once with -32003, the other service keeps answering, a restart is served again without touching the Gateway"
+        """
+        kill -9 a service with requests in flight: they fail at once with -32003, the other service keeps answering, \
+        a restart is served again without touching the Gateway
+        """
     )
     func killAndRestart() async throws {
         var system = try await System.start()

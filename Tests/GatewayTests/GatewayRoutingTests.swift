@@ -54,11 +54,17 @@ struct GatewayRoutingTests {
                     for id in 1...40 {
                         let method = id.isMultiple(of: 2) ? "characters.echo" : "universities.echo"
                         try await raw.send(
-                            #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":{"client":\#(clientIndex),"id":\#(id)}}"#
+                            #"""
+                            {"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":{"client":\#(clientIndex),\#
+                            "id":\#(id)}}
+                            """#
                         )
                     }
                     try await raw.send(
-                        #"{"jsonrpc":"2.0","id":"same","method":"characters.echo","params":{"client":\#(clientIndex),"id":"same"}}"#
+                        #"""
+                        {"jsonrpc":"2.0","id":"same","method":"characters.echo","params":{"client":\#(clientIndex),\#
+                        "id":"same"}}
+                        """#
                     )
                     var seen = Set<String>()
                     for _ in 0..<41 {
@@ -120,7 +126,10 @@ struct GatewayRoutingTests {
     }
 
     @Test(
-        "past the in-flight limit of a connection, requests get -32005 at once: all 6 before any of the 4 admitted 2 s requests ends"
+        """
+        past the in-flight limit of a connection, requests get -32005 at once: all 6 before any of the 4 admitted 2 s \
+        requests ends
+        """
     )
     func overloadPerConnection() async throws {
         let harness = try await GatewayHarness.start(maxInFlightPerConnection: 4)

@@ -135,7 +135,10 @@ struct DifferentialTests {
         }
         guard var left = jsonValue(mine.body), var right = jsonValue(upstream.body) else {
             Issue.record(
-                "\(phase) \(path): not JSON: \(mine.text.prefix(200)) / \(String(decoding: upstream.body, as: UTF8.self).prefix(200))"
+                """
+                \(phase) \(path): not JSON: \(mine.text.prefix(200)) / \
+                \(String(decoding: upstream.body, as: UTF8.self).prefix(200))
+                """
             )
             return
         }
@@ -146,7 +149,10 @@ struct DifferentialTests {
         }
         #expect(
             left.isEqual(right),
-            "\(phase) \(path): rnm \(mine.text.prefix(400))\nupstream \(String(decoding: upstream.body, as: UTF8.self).prefix(400))"
+            """
+            \(phase) \(path): rnm \(mine.text.prefix(400))\nupstream \
+            \(String(decoding: upstream.body, as: UTF8.self).prefix(400))
+            """
         )
     }
 }

@@ -13,7 +13,8 @@ struct GraphQLCostTests {
     /// A page of 20 characters, each with its episodes and their characters, its location and
     /// its residents (the bench's deep query).
     static let deepQuery = """
-        { characters(page: 1) { results { name episode { name characters { name } } location { name residents { name } } } } }
+        { characters(page: 1) { results { name episode { name characters { name } } \
+        location { name residents { name } } } } }
         """
 
     @Test("no N+1: a page of 20 characters with their episodes' names is 2 Gateway calls; the deep query 5")
@@ -51,7 +52,11 @@ struct GraphQLCostTests {
     }
 
     @Test(
-        "limits: 50 levels deep, 60 aliases, an oversized body: a clear error, nothing asked of the upstream; a fan-out past the record budget: a clear error, no level loaded that cannot fit; a query of exactly the budget answered"
+        """
+        limits: 50 levels deep, 60 aliases, an oversized body: a clear error, nothing asked of the upstream; a \
+        fan-out past the record budget: a clear error, no level loaded that cannot fit; a query of exactly the budget \
+        answered
+        """
     )
     func limits() async throws {
         try await RnmSystem.with { system in

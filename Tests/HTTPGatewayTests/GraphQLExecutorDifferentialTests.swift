@@ -89,7 +89,10 @@ struct GraphQLExecutorDifferentialTests {
         Case(query: "query($ids: [ID!]!) { charactersByIds(ids: $ids) { id } }", variables: ["ids": 5]),
         Case(
             query:
-                "query($p: Int, $f: FilterCharacter) { characters(page: $p, filter: $f) { info { count } results { name } } }",
+                """
+                query($p: Int, $f: FilterCharacter) { characters(page: $p, filter: $f) { info { count } \
+                results { name } } }
+                """,
             variables: ["p": 2, "f": ["species": "Human", "name": NSNull()]]),
         Case(query: "query($p: Int, $f: FilterCharacter) { characters(page: $p, filter: $f) { info { next } } }"),
         Case(query: "query($p: Int = 3) { characters(page: $p) { info { prev } } }"),

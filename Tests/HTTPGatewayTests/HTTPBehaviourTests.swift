@@ -35,7 +35,10 @@ struct HTTPBehaviourTests {
             #expect(Array(objectKeys(page.text).prefix(6)) == ["info", "count", "pages", "next", "prev", "results"])
             #expect(
                 page.text.contains(
-                    #""next":"http://rnm.test/api/character/?page=3&status=alive","prev":"http://rnm.test/api/character/?page=1&status=alive""#
+                    #"""
+                    "next":"http://rnm.test/api/character/?page=3&status=alive",\#
+                    "prev":"http://rnm.test/api/character/?page=1&status=alive"
+                    """#
                 ))
             let universities = try await http.get("/search?country=United%20Arab%20Emirates")
             #expect(
@@ -155,7 +158,10 @@ struct HTTPBehaviourTests {
     }
 
     @Test(
-        "an answer fresh from rnm's cache is answered again from memory for RNM_HTTP_CACHE_MS; a fetch, a stale answer or an error never is"
+        """
+        an answer fresh from rnm's cache is answered again from memory for RNM_HTTP_CACHE_MS; a fetch, a stale answer \
+        or an error never is
+        """
     )
     func microCache() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in

@@ -14,7 +14,10 @@ import Testing
 @Suite("HTTPGateway: connection limits and the send timeout", .serialized, .cleansUp, .tags(.timing))
 struct HTTPConnectionLimitTests {
     @Test(
-        "300 cold requests from one address on a hanging upstream: past its cap, 503s while its 32 still wait; another address reads"
+        """
+        300 cold requests from one address on a hanging upstream: past its cap, 503s while its 32 still wait; another \
+        address reads
+        """
     )
     func oneClientCannotTakeTheLink() async throws {
         // The upstream hangs until the end: the 32 admitted requests hold their connections
@@ -63,7 +66,10 @@ struct HTTPConnectionLimitTests {
     }
 
     @Test(
-        "a client pipelining large answers and never reading is closed by the send timeout (counted in rnm_http_send_timeouts_total); its address is served again"
+        """
+        a client pipelining large answers and never reading is closed by the send timeout (counted in \
+        rnm_http_send_timeouts_total); its address is served again
+        """
     )
     func slowReaderIsDisconnected() async throws {
         try await RnmSystem.with(settings: ["RNM_UNIVERSITIES_MAX_AGE": "600"]) { system in

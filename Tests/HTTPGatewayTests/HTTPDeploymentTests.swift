@@ -46,7 +46,10 @@ struct HTTPDeploymentTests {
     }
 
     @Test(
-        "after SIGTERM: for RNM_HTTP_DRAIN_MS it answers, not ready, closing each connection after its answer; then it refuses new connections while a slow request finishes"
+        """
+        after SIGTERM: for RNM_HTTP_DRAIN_MS it answers, not ready, closing each connection after its answer; then it \
+        refuses new connections while a slow request finishes
+        """
     )
     func drain() async throws {
         let settings = ["RNM_UPSTREAM_TIMEOUT_MS": "30000", "RNM_CHARACTERS_MAX_AGE": "600"]
@@ -86,7 +89,10 @@ struct HTTPDeploymentTests {
     }
 
     @Test(
-        "RNM_HTTP_METRICS_ADDRESS: /metrics answers there, every process's, and is 404 on the public port; the probes answer there too"
+        """
+        RNM_HTTP_METRICS_ADDRESS: /metrics answers there, every process's, and is 404 on the public port; the probes \
+        answer there too
+        """
     )
     func metricsAddress() async throws {
         try await RnmSystem.with { system in
@@ -111,7 +117,9 @@ struct HTTPDeploymentTests {
     }
 
     @Test(
-        "behind a trusted proxy, the per-client limits count X-Forwarded-For's client: one client's cap is not everyone's"
+        """
+        behind a trusted proxy, the per-client limits count X-Forwarded-For's client: one client's cap is not everyone's
+        """
     )
     func trustedProxy() async throws {
         try await RnmSystem.with(settings: ["RNM_UPSTREAM_TIMEOUT_MS": "60000"]) { system in
@@ -172,7 +180,10 @@ struct HTTPDeploymentTests {
     }
 
     @Test(
-        "the client a trusted proxy names: nearest untrusted hop of X-Forwarded-For, one spelling per address, nothing from others"
+        """
+        the client a trusted proxy names: nearest untrusted hop of X-Forwarded-For, one spelling per address, nothing \
+        from others
+        """
     )
     func clientAddress() throws {
         let proxies = try TrustedProxies.parse("10.0.0.0/8, 2001:db8:ffff::/48, 192.0.2.1").get()

@@ -55,7 +55,10 @@ extension HTTPConnectionLimitTests {
     }
 
     @Test(
-        "400 reads at once, past the Gateway's 256 in flight on one connection: the link filled (the Gateway counted 255 in flight at once, the front's one-under share; never past 256), all answered, none 503"
+        """
+        400 reads at once, past the Gateway's 256 in flight on one connection: the link filled (the Gateway counted \
+        255 in flight at once, the front's one-under share; never past 256), all answered, none 503
+        """
     )
     func burstPastTheLinkLimit() async throws {
         try await RnmSystem.with { system in

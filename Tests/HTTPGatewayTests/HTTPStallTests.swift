@@ -24,8 +24,8 @@ struct HTTPStallTests {
         var text = introspecting ? "{ __schema { ...B0 } }\n" : "{ ...B0 }\n"
         for level in 0..<levels {
             text += "fragment B\(level) on \(type) { ...X\(level) ...Y\(level) }\n"
-            text +=
-                "fragment X\(level) on \(type) { ...B\(level + 1) }\nfragment Y\(level) on \(type) { ...B\(level + 1) }\n"
+            text += "fragment X\(level) on \(type) { ...B\(level + 1) }\n"
+            text += "fragment Y\(level) on \(type) { ...B\(level + 1) }\n"
         }
         return text + "fragment B\(levels) on \(type) { __typename }\n"
     }
@@ -62,7 +62,10 @@ struct HTTPStallTests {
     }()
 
     @Test(
-        "finding 2: GraphiQL's introspection query is answered, then from its first answer (while GraphQL is busy too); 50 aliased introspection walks are refused unrun"
+        """
+        finding 2: GraphiQL's introspection query is answered, then from its first answer (while GraphQL is busy \
+        too); 50 aliased introspection walks are refused unrun
+        """
     )
     func introspection() async throws {
         let cost = QueryCost(
@@ -133,7 +136,10 @@ struct HTTPStallTests {
     }
 
     @Test(
-        "finding 5: past a client's share, past the running limit or the records in flight: 503 with Retry-After at once; past the deadline 504"
+        """
+        finding 5: past a client's share, past the running limit or the records in flight: 503 with Retry-After at \
+        once; past the deadline 504
+        """
     )
     func admission() async throws {
         try await RnmSystem.with { system in

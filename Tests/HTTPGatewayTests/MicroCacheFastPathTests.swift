@@ -56,7 +56,10 @@ struct MicroCacheFastPathTests {
 
 extension MicroCacheFastPathTests {
     @Test(
-        "50 reads at once of an answer the micro-cache does not hold: one Gateway call, whether it is kept, fetched cold or an error (issue 39)"
+        """
+        50 reads at once of an answer the micro-cache does not hold: one Gateway call, whether it is kept, fetched \
+        cold or an error (issue 39)
+        """
     )
     func coldBurst() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in

@@ -186,7 +186,10 @@ struct WebAppTests {
     }
 
     @Test(
-        "a refresh keeps the filters and the page; the sync runs in the background (a second start meanwhile refused, 409) and reports its progress"
+        """
+        a refresh keeps the filters and the page; the sync runs in the background (a second start meanwhile refused, \
+        409) and reports its progress
+        """
     )
     func refreshAndSync() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in

@@ -55,7 +55,10 @@ struct ClientTests {
     }
 
     @Test(
-        "deadlines out of order on one connection: a short one sent after a long one still fails on time, the long one later"
+        """
+        deadlines out of order on one connection: a short one sent after a long one still fails on time, the long one \
+        later
+        """
     )
     func deadlinesOutOfOrder() async throws {
         let server = try await RunningServer.start(handler: TestHandler())

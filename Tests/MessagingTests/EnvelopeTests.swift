@@ -156,8 +156,8 @@ extension EnvelopeTests {
         let errors = [
             RPCError(.notFound, "no character 9", service: "characters"),
             RPCError(
-                .upstreamUnavailable, "the upstream said \"no\"\n\tand \u{1} left; Морти, 🛸", service: "characters",
-                detail: "a\\b / c", upstreamStatus: 503),
+                .upstreamUnavailable, "the upstream said \"no\"\n\tand \u{1} left; Морти, 🛸",
+                service: "characters", detail: "a\\b / c", upstreamStatus: 503),
             RPCError(.init(rawValue: 0), "", service: ""),
         ]
         for error in errors {
@@ -178,7 +178,10 @@ extension EnvelopeTests {
 
 extension EnvelopeTests {
     @Test(
-        "a reply in Frames.response's layout is located from its ends, as the full reading locates it; anything else is left to it"
+        """
+        a reply in Frames.response's layout is located from its ends, as the full reading locates it; anything else \
+        is left to it
+        """
     )
     func canonicalResponses() throws {
         for (id, result) in [

@@ -38,7 +38,9 @@ struct HalfCloseTests {
     }
 
     @Test(
-        "a frame over the limit behind held requests: they are read and answered, and it gets its -32600, then the close"
+        """
+        a frame over the limit behind held requests: they are read and answered, and it gets its -32600, then the close
+        """
     )
     func badFrameWhilePaused() async throws {
         let server = try await RunningServer.start(handler: TestHandler(), maxFrameBytes: 4096, maxInFlight: 1)

@@ -6,7 +6,9 @@ import Testing
 @Suite("The multi-call binary", .cleansUp)
 struct MultiCallBinaryTests {
     @Test(
-        "run as rnmctl, Gateway, CharacterService, UniversityService or HTTPGateway it is that program; `rnm PROGRAM` too"
+        """
+        run as rnmctl, Gateway, CharacterService, UniversityService or HTTPGateway it is that program; `rnm PROGRAM` too
+        """
     )
     func runsTheProgramItIsNamedAs() async throws {
         let directory = temporaryDirectory()

@@ -143,7 +143,10 @@ struct RnmctlUsabilityTests {
     }
 
     @Test(
-        "7. universities: a hint for a country name the upstream does not know, counts for a name filter, the other country"
+        """
+        7. universities: a hint for a country name the upstream does not know, counts for a name filter, the other \
+        country
+        """
     )
     func universityHints() async throws {
         try await RnmSystem.with { system in
@@ -160,7 +163,11 @@ struct RnmctlUsabilityTests {
     }
 
     @Test(
-        "issue 38: without the upstreams, one sentence a person reads: no libcurl words, the country nobody typed named as the default with the way to need none, nothing promised from an empty cache, no progress lines before --json's error, usage errors in rnmctl's style"
+        """
+        issue 38: without the upstreams, one sentence a person reads: no libcurl words, the country nobody typed \
+        named as the default with the way to need none, nothing promised from an empty cache, no progress lines \
+        before --json's error, usage errors in rnmctl's style
+        """
     )
     func firstHourWording() async throws {
         // Nothing listens at either upstream's address: a stopped upstream, as a user meets it.
@@ -285,7 +292,10 @@ struct RnmctlUsabilityTests {
     }
 
     @Test(
-        "10. a man page made from the command definitions, and completions that offer --status and --gender values and files for -o"
+        """
+        10. a man page made from the command definitions, and completions that offer --status and --gender values and \
+        files for -o
+        """
     )
     func completions() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -306,7 +316,10 @@ struct RnmctlUsabilityTests {
     }
 
     @Test(
-        "every rnmctl command line in README.md and the guides in docs/, and every healthcheck in docker-compose.yml, succeeds: online, and offline after a sync"
+        """
+        every rnmctl command line in README.md and the guides in docs/, and every healthcheck in docker-compose.yml, \
+        succeeds: online, and offline after a sync
+        """
     )
     func documentedCommands() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -347,7 +360,10 @@ struct RnmctlUsabilityTests {
                 let output = try await system.rnmctl(arguments: arguments, currentDirectory: workdir)
                 #expect(
                     output.status == 0,
-                    "offline: rnmctl \(command.joined(separator: " ")): exit \(output.status): \(output.stderr.prefix(300))"
+                    """
+                    offline: rnmctl \(command.joined(separator: " ")): exit \(output.status): \
+                    \(output.stderr.prefix(300))
+                    """
                 )
             }
         }

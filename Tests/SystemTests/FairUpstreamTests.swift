@@ -47,7 +47,10 @@ extension FaultSuite {
                     waited < burstTook / 3, "the other client waited \(ms(waited)) beside a burst of \(ms(burstTook))")
                 FaultReport.record(
                     "15. fair upstream queue",
-                    "20 cold reads of one client on 2 connections of a 400 ms upstream took \(ms(burstTook)); another client's cold read meanwhile \(ms(waited))"
+                    """
+                    20 cold reads of one client on 2 connections of a 400 ms upstream took \(ms(burstTook)); another \
+                    client's cold read meanwhile \(ms(waited))
+                    """
                 )
             }
         }

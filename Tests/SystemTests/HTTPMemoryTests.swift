@@ -60,7 +60,10 @@ extension FaultSuite {
                     }
                 } catch {
                     Issue.record(
-                        "RSS \(megabytes(start)) at start, \(megabytes(peak)) after, \(megabytes(settled.withLock { $0 })) last"
+                        """
+                        RSS \(megabytes(start)) at start, \(megabytes(peak)) after, \
+                        \(megabytes(settled.withLock { $0 })) last
+                        """
                     )
                     throw error
                 }

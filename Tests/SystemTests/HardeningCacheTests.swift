@@ -9,7 +9,10 @@ import Testing
 
 extension FaultSuite.Hardening {
     @Test(
-        "two 100 KB names, and two names at the length limit: clear errors within 5 s, health answered within 3 s beside them (bounded work, not minutes)"
+        """
+        two 100 KB names, and two names at the length limit: clear errors within 5 s, health answered within 3 s \
+        beside them (bounded work, not minutes)
+        """
     )
     func hugeUniversityNames() async throws {
         try await RnmSystem.with { system in
@@ -44,14 +47,20 @@ extension FaultSuite.Hardening {
             #expect(health < .seconds(3))
             FaultReport.record(
                 "9. huge names",
-                "100 KB names: -32602; \(Defaults.maxParamBytes)-byte names: -32001 with suggestions; all answered in \(ms(answered)); health in \(ms(health))"
+                """
+                100 KB names: -32602; \(Defaults.maxParamBytes)-byte names: -32001 with suggestions; all answered in \
+                \(ms(answered)); health in \(ms(health))
+                """
             )
             await client.close()
         }
     }
 
     @Test(
-        "filters cannot collide in the cache: name \"rick&status=dead\" is not name rick with status dead, online or offline"
+        """
+        filters cannot collide in the cache: name \"rick&status=dead\" is not name rick with status dead, online or \
+        offline
+        """
     )
     func collidingFilters() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
@@ -68,14 +77,19 @@ extension FaultSuite.Hardening {
             #expect(refreshed.count == expected && refreshed.freshness.stale)
             FaultReport.record(
                 "9. colliding filters",
-                "\"rick&status=dead\": \(tricky.count); rick + dead: \(real.count) (fixtures: \(expected)), also offline"
+                """
+                \"rick&status=dead\": \(tricky.count); rick + dead: \(real.count) (fixtures: \(expected)), also offline
+                """
             )
             await client.close()
         }
     }
 
     @Test(
-        "the upstream stays the upstream: a redirect to another host is not followed (0 requests reach it, nothing cached); a body over the limit is abandoned"
+        """
+        the upstream stays the upstream: a redirect to another host is not followed (0 requests reach it, nothing \
+        cached); a body over the limit is abandoned
+        """
     )
     func redirectToAnotherHost() async throws {
         let trap = try await TestUpstream.start(host: "127.0.0.2") { _ in .json(#"{"id":1,"name":"Evil Rick"}"#) }
@@ -114,7 +128,10 @@ extension FaultSuite.Hardening {
             #expect(rows == 0, "nothing cached from the redirect")
             FaultReport.record(
                 "9. redirect",
-                "to 127.0.0.2: \(error?.message ?? ""); \(trap.requestCount) requests reached it; same-host redirect followed"
+                """
+                to 127.0.0.2: \(error?.message ?? ""); \(trap.requestCount) requests reached it; same-host redirect \
+                followed
+                """
             )
         }
         await trap.stop()
@@ -148,7 +165,10 @@ extension FaultSuite.Hardening {
             #expect(unfiltered == 1, "the unfiltered page (the mirror) is never evicted")
             FaultReport.record(
                 "9. bounded cache",
-                "300 × 30 KB names refused; database + WAL grew \(grown) bytes; 120 filters stored → \(filtered) filtered pages kept (bound 50)"
+                """
+                300 × 30 KB names refused; database + WAL grew \(grown) bytes; 120 filters stored → \(filtered) \
+                filtered pages kept (bound 50)
+                """
             )
             await client.close()
         }

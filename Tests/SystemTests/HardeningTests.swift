@@ -71,7 +71,10 @@ extension FaultSuite {
                 #expect(health.services["characters"]?.status == "up")
                 FaultReport.record(
                     "9. re-labelled maximal frame",
-                    "-32006 for that request alone (\(reply?.rpcError?.message.prefix(80) ?? "")…); 5/5 others in flight succeeded"
+                    """
+                    -32006 for that request alone (\(reply?.rpcError?.message.prefix(80) ?? "")…); 5/5 others in \
+                    flight succeeded
+                    """
                 )
                 attacker.close()
                 await client.close()
@@ -101,7 +104,11 @@ extension FaultSuite {
                 #expect(latency < .seconds(3))
                 FaultReport.record(
                     "9. invalid frames never read",
-                    "\(sent) of 2,000,000 frames accepted before the Gateway stopped reading; Gateway RSS \(megabytes(before)) → \(megabytes(during)) → \(megabytes(after)) after; another client's cached get in \(ms(latency))"
+                    """
+                    \(sent) of 2,000,000 frames accepted before the Gateway stopped reading; Gateway RSS \
+                    \(megabytes(before)) → \(megabytes(during)) → \(megabytes(after)) after; another client's \
+                    cached get in \(ms(latency))
+                    """
                 )
             }
         }
@@ -130,7 +137,10 @@ extension FaultSuite {
                         var bytes: [UInt8] = []
                         for index in 0..<100 {
                             let payload =
-                                #"{"jsonrpc":"2.0","method":"characters.refresh","params":{"name":"n\#(batch * 100 + index)"}}"#
+                                #"""
+                                {"jsonrpc":"2.0","method":"characters.refresh",\#
+                                "params":{"name":"n\#(batch * 100 + index)"}}
+                                """#
                             bytes += frameBytes(Array(payload.utf8))
                         }
                         try await attacker.sendRaw(bytes)
@@ -150,7 +160,10 @@ extension FaultSuite {
                 await client.close()
                 FaultReport.record(
                     "9. 6,000 notifications",
-                    "slowest cached get or health of another client: \(ms(slowest)) (\(ms(alone)) alone); \(upstreamRequests) refreshes had reached the upstream meanwhile"
+                    """
+                    slowest cached get or health of another client: \(ms(slowest)) (\(ms(alone)) alone); \
+                    \(upstreamRequests) refreshes had reached the upstream meanwhile
+                    """
                 )
             }
         }
@@ -186,7 +199,10 @@ extension FaultSuite {
                 #expect(latency < .seconds(1))
                 FaultReport.record(
                     "9. large replies never read",
-                    "4 × 320 requests for \(states.count) universities: Gateway RSS \(megabytes(before)) → peak \(megabytes(peak)); another client's cached get in \(ms(latency))"
+                    """
+                    4 × 320 requests for \(states.count) universities: Gateway RSS \(megabytes(before)) → peak \
+                    \(megabytes(peak)); another client's cached get in \(ms(latency))
+                    """
                 )
                 await client.close()
             }

@@ -12,7 +12,11 @@ extension FaultSuite {
         static let kills = 20
 
         @Test(
-            "kill -9 during characters.sync, 20 times at random moments (after 1 to 24 of its 31 or more upstream requests; a kill that misses the sync is not counted): integrity_check is ok every time and no cached row disappears"
+            """
+            kill -9 during characters.sync, 20 times at random moments (after 1 to 24 of its 31 or more upstream \
+            requests; a kill that misses the sync is not counted): integrity_check is ok every time and no cached row \
+            disappears
+            """
         )
         func killDuringSync() async throws {
             var random = SeededRandom.fromEnvironment()
@@ -61,7 +65,11 @@ extension FaultSuite {
             let rows = try DatabaseSnapshot.read(database).rowCount
             FaultReport.record(
                 "4. kill -9 during sync",
-                "\(midSync) kills mid-sync (after upstream requests \(moments.sorted()); \(missed) missed the sync, not counted; seed \(random.seed)); integrity_check ok \(checks.filter { $0 == "ok" }.count)/\(round); no row lost; \(rows) rows at the end"
+                """
+                \(midSync) kills mid-sync (after upstream requests \(moments.sorted()); \(missed) missed the sync, \
+                not counted; seed \(random.seed)); integrity_check ok \(checks.filter { $0 == "ok" }.count)/\(round); \
+                no row lost; \(rows) rows at the end
+                """
             )
             try await system.stop()
         }

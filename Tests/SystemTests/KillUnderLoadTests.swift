@@ -12,21 +12,30 @@ extension FaultSuite {
         static let servedFromCache = ["RNM_CHARACTERS_MAX_AGE": "600"]
 
         @Test(
-            "kill -9 the CharacterService: universities never fail, characters fail with -32003 within 100 ms (or as fast as a success meanwhile), back within 1 s of a restart, every cached row kept"
+            """
+            kill -9 the CharacterService: universities never fail, characters fail with -32003 within 100 ms (or as \
+            fast as a success meanwhile), back within 1 s of a restart, every cached row kept
+            """
         )
         func killCharacters() async throws {
             try await killService(.characters, survivor: .universities)
         }
 
         @Test(
-            "kill -9 the UniversityService: characters never fail, universities fail with -32003 within 100 ms (or as fast as a success meanwhile), back within 1 s of a restart, every cached row kept"
+            """
+            kill -9 the UniversityService: characters never fail, universities fail with -32003 within 100 ms (or as \
+            fast as a success meanwhile), back within 1 s of a restart, every cached row kept
+            """
         )
         func killUniversities() async throws {
             try await killService(.universities, survivor: .characters)
         }
 
         @Test(
-            "kill -9 the Gateway: clients get a prompt, clean error, then are served again within 1 s of a restart; the services never notice"
+            """
+            kill -9 the Gateway: clients get a prompt, clean error, then are served again within 1 s of a restart; \
+            the services never notice
+            """
         )
         func killGateway() async throws {
             let system = try await RnmSystem.start(settings: Self.servedFromCache)
@@ -72,7 +81,10 @@ extension FaultSuite {
             #expect(system.process(.characters)!.isRunning && system.process(.universities)!.isRunning)
             FaultReport.record(
                 "1. kill -9 Gateway",
-                "\(outcomes.count) requests, \(failures.count) clean errors while it was down (slowest \(ms(slowest))); ready \(ms(ready)) after start, both served again \(ms(recovery)) after restart"
+                """
+                \(outcomes.count) requests, \(failures.count) clean errors while it was down (slowest \
+                \(ms(slowest))); ready \(ms(ready)) after start, both served again \(ms(recovery)) after restart
+                """
             )
             try await system.stop()
         }
@@ -116,7 +128,10 @@ extension FaultSuite {
                 survivorOutcomes.filter { $0.isOK && downFor.contains($0.started) }.map(\.latency).max() ?? .zero
             #expect(
                 slowest <= max(.milliseconds(100), reference),
-                "each -32003 within 100 ms or the survivor's slowest success meanwhile (\(ms(reference))): slowest \(ms(slowest))"
+                """
+                each -32003 within 100 ms or the survivor's slowest success meanwhile (\(ms(reference))): slowest \
+                \(ms(slowest))
+                """
             )
             let recovery =
                 outcomes.filter { $0.workload == victim.rawValue && $0.isOK && $0.started > restartedAt }.map(\.ended)
@@ -127,7 +142,12 @@ extension FaultSuite {
             #expect(lost.count == 0, "cached rows lost: \(lost.prefix(3))")
             FaultReport.record(
                 "1. kill -9 \(victim)",
-                "\(outcomes.count) requests; \(survivor): \(survivorOutcomes.count), \(survivorFailures.count) failed; \(victim): \(victimFailures.count) × -32003, slowest \(ms(slowest)) (\(survivor)'s slowest success meanwhile \(ms(reference))); ready \(ms(ready)) after start, served again \(ms(recovery)) after restart; \(cached.rowCount - lost.count)/\(cached.rowCount) cached rows kept"
+                """
+                \(outcomes.count) requests; \(survivor): \(survivorOutcomes.count), \(survivorFailures.count) failed; \
+                \(victim): \(victimFailures.count) × -32003, slowest \(ms(slowest)) (\(survivor)'s slowest success \
+                meanwhile \(ms(reference))); ready \(ms(ready)) after start, served again \(ms(recovery)) after \
+                restart; \(cached.rowCount - lost.count)/\(cached.rowCount) cached rows kept
+                """
             )
             try await system.stop()
         }

@@ -31,7 +31,10 @@ extension FaultSuite {
                     early[index] > 0 && growth <= 0.10,
                     "\(role): \(megabytes(early[index])) after 10k, \(megabytes(late[index])) after 100k")
                 figures.append(
-                    "\(role) \(megabytes(early[index])) → \(megabytes(late[index])) (\(String(format: "%+.1f", growth * 100))%)"
+                    """
+                    \(role) \(megabytes(early[index])) → \(megabytes(late[index])) \
+                    (\(String(format: "%+.1f", growth * 100))%)
+                    """
                 )
             }
             let rate =
@@ -39,7 +42,10 @@ extension FaultSuite {
                 / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             FaultReport.record(
                 "7. memory",
-                "\(outcomes.count) requests, \(failed) failed, \(Int(rate))/s (debug build); RSS after 10k → 100k: \(figures.joined(separator: ", "))"
+                """
+                \(outcomes.count) requests, \(failed) failed, \(Int(rate))/s (debug build); RSS after 10k → 100k: \
+                \(figures.joined(separator: ", "))
+                """
             )
             try await system.stop()
         }

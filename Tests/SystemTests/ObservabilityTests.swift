@@ -75,7 +75,10 @@ extension FaultSuite {
         }
 
         @Test(
-            "GET /metrics passes promtool check metrics, a service down too (skipped, saying so, where promtool is not installed, but never under CI=true)",
+            """
+            GET /metrics passes promtool check metrics, a service down too (skipped, saying so, where promtool is not \
+            installed, but never under CI=true)
+            """,
             .enabled(if: promtoolPath != nil || runsUnderCI, "promtool is not installed here (CI installs it)")
         )
         func promtoolChecksTheText() async throws {

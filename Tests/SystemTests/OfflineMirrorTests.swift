@@ -86,7 +86,10 @@ extension FaultSuite {
         }
 
         @Test(
-            "with the upstream stopped after a sync, 30+ list queries answer exactly as the upstream would, stale with the reason; records, all 493 avatars byte for byte (each its character's own) and universities too"
+            """
+            with the upstream stopped after a sync, 30+ list queries answer exactly as the upstream would, stale with \
+            the reason; records, all 493 avatars byte for byte (each its character's own) and universities too
+            """
         )
         func answersLikeTheUpstream() async throws {
             try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "0"]) { system in
@@ -145,14 +148,22 @@ extension FaultSuite {
                 #expect(health.mirror?.complete == true && health.mirror?.records == 493 + 76 + 31)
                 FaultReport.record(
                     "10. offline",
-                    "\(Self.queries.count) list queries with the upstream stopped: items, order, count and pages as the upstream's rules give, each stale with the reason; get, getMany, locations, episodes, all 493 avatars byte for byte (each its character's own), 3 countries and a name search across \(search.count) universities answered offline"
+                    """
+                    \(Self.queries.count) list queries with the upstream stopped: items, order, count and pages as \
+                    the upstream's rules give, each stale with the reason; get, getMany, locations, episodes, all 493 \
+                    avatars byte for byte (each its character's own), 3 countries and a name search across \
+                    \(search.count) universities answered offline
+                    """
                 )
                 await client.close()
             }
         }
 
         @Test(
-            "a fresh mirror answers 50 mixed reads with 0 upstream requests; a sync killed half way keeps the previous mirror"
+            """
+            a fresh mirror answers 50 mixed reads with 0 upstream requests; a sync killed half way keeps the previous \
+            mirror
+            """
         )
         func freshMirrorAndInterruptedSync() async throws {
             try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
@@ -187,7 +198,10 @@ extension FaultSuite {
                 let figures = try await Self.localQueryLatencies(system)
                 FaultReport.record(
                     "10. local list queries",
-                    "200 queries with filters over the mirror, straight to the CharacterService (debug build): median \(ms(figures.median)), p99 \(ms(figures.p99))"
+                    """
+                    200 queries with filters over the mirror, straight to the CharacterService (debug build): median \
+                    \(ms(figures.median)), p99 \(ms(figures.p99))
+                    """
                 )
                 // A second sync, killed half way: the previous mirror stays in force.
                 system.characterUpstream.latency = .milliseconds(50)
@@ -211,7 +225,10 @@ extension FaultSuite {
                 #expect(page.items.map(\.id) == expected.ids && page.count == expected.count)
                 FaultReport.record(
                     "10. fresh mirror",
-                    "50 mixed reads (lists with filters, get, getMany, avatars, stats, locations): 0 upstream requests; a sync killed half way left the previous mirror in force"
+                    """
+                    50 mixed reads (lists with filters, get, getMany, avatars, stats, locations): 0 upstream \
+                    requests; a sync killed half way left the previous mirror in force
+                    """
                 )
                 // The same over 826 characters (today's public data set): the records copied
                 // under new ids while the service is stopped.
@@ -220,7 +237,11 @@ extension FaultSuite {
                 try await DatabaseQueue(path: system.database(.characters)).write { db in
                     try db.execute(
                         sql:
-                            "INSERT INTO character (id, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey) SELECT id + 493, name, status, related, json, fetchedAt, nameKey, statusKey, speciesKey, typeKey, genderKey FROM character WHERE id <= 333"
+                            """
+                            INSERT INTO character (id, name, status, related, json, fetchedAt, nameKey, statusKey, \
+                            speciesKey, typeKey, genderKey) SELECT id + 493, name, status, related, json, fetchedAt, \
+                            nameKey, statusKey, speciesKey, typeKey, genderKey FROM character WHERE id <= 333
+                            """
                     )
                     try db.execute(sql: "UPDATE mirror SET characters = 826")
                 }

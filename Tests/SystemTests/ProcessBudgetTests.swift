@@ -11,7 +11,10 @@ extension FaultSuite {
     @Suite("12. many clients together")
     struct ProcessBudgets {
         @Test(
-            "200 connections asking for 418 KB replies and never reading: 40 admitted (39 beside a reader), the other 161 told why; RSS bounded"
+            """
+            200 connections asking for 418 KB replies and never reading: 40 admitted (39 beside a reader), the other \
+            161 told why; RSS bounded
+            """
         )
         func manyConnectionsNeverReading() async throws {
             let settings = [
@@ -72,7 +75,11 @@ extension FaultSuite {
                 #expect(peak - before <= 64 << 20, "RSS \(megabytes(before)) → peak \(megabytes(peak))")
                 FaultReport.record(
                     "12. 200 connections never reading",
-                    "\(admitted) admitted beside a reader (RNM_MAX_CONNECTIONS 40), \(toldWhy) told why (-32005); Gateway RSS \(megabytes(before)) → peak \(megabytes(peak)) (budget 16 MiB); a cached get after in \(ms(latency))"
+                    """
+                    \(admitted) admitted beside a reader (RNM_MAX_CONNECTIONS 40), \(toldWhy) told why (-32005); \
+                    Gateway RSS \(megabytes(before)) → peak \(megabytes(peak)) (budget 16 MiB); a cached get after \
+                    in \(ms(latency))
+                    """
                 )
             }
         }

@@ -42,7 +42,10 @@ extension FaultSuite {
                 (
                     "huge id",
                     frame(
-                        #"{"jsonrpc":"2.0","id":123456789012345678901234567890123456789012345678901234567890,"method":"\#(health)"}"#
+                        #"""
+                        {"jsonrpc":"2.0","id":123456789012345678901234567890123456789012345678901234567890,\#
+                        "method":"\#(health)"}
+                        """#
                     ), .answerOr(-32600)
                 ),
                 ("wrong jsonrpc", frame(#"{"jsonrpc":"1.0","id":1,"method":"\#(health)"}"#), .error(-32600)),
@@ -145,7 +148,11 @@ extension FaultSuite {
             #expect(system.process(role)?.isRunning == true)
             FaultReport.record(
                 "5. protocol abuse, \(role)",
-                "\(Self.cases(role: role).count) bad inputs: \(errors) clear errors, \(closes) closed connections; half-sent frame closed after \(ms(halfFrameClosedAfter)) (timeout 500 ms); health with 1,000 idle connections open: \(ms(servedWithIdle)); 50 requests abandoned mid-flight; still serving"
+                """
+                \(Self.cases(role: role).count) bad inputs: \(errors) clear errors, \(closes) closed connections; \
+                half-sent frame closed after \(ms(halfFrameClosedAfter)) (timeout 500 ms); health with 1,000 idle \
+                connections open: \(ms(servedWithIdle)); 50 requests abandoned mid-flight; still serving
+                """
             )
             await bystander.close()
             try await system.stop()

@@ -43,7 +43,10 @@ extension FaultSuite {
         }
 
         @Test(
-            "black hole: 40 reads of expired data answer stale at once but the first per upstream; -32002 at once when nothing is cached; fresh again by themselves"
+            """
+            black hole: 40 reads of expired data answer stale at once but the first per upstream; -32002 at once when \
+            nothing is cached; fresh again by themselves
+            """
         )
         func blackHole() async throws {
             let system = try await RnmSystem.start(settings: Self.settings)
@@ -128,7 +131,10 @@ extension FaultSuite {
         }
 
         @Test(
-            "429 with Retry-After: 4: reads every 20 ms make no request for the 4 s it asked for, each answered stale saying why; fresh again after it"
+            """
+            429 with Retry-After: 4: reads every 20 ms make no request for the 4 s it asked for, each answered stale \
+            saying why; fresh again after it
+            """
         )
         func retryAfter() async throws {
             let system = try await RnmSystem.start(settings: Self.settings, roles: [.characters, .gateway])
@@ -170,14 +176,20 @@ extension FaultSuite {
             #expect(starts.count >= 10 && widest < .seconds(2), "\(starts.count) reads, \(ms(widest)) apart at most")
             FaultReport.record(
                 "11. Retry-After: 4",
-                "\(starts.count) reads (at most \(ms(widest)) apart); the next upstream request \(ms(quiet)) after the 429; fresh again then"
+                """
+                \(starts.count) reads (at most \(ms(widest)) apart); the next upstream request \(ms(quiet)) after the \
+                429; fresh again then
+                """
             )
             await client.close()
             try await system.stop()
         }
 
         @Test(
-            "stale-while-revalidate: an expired record inside the window answers at once, one background request for 10 readers, fresh after"
+            """
+            stale-while-revalidate: an expired record inside the window answers at once, one background request for \
+            10 readers, fresh after
+            """
         )
         func staleWhileRevalidate() async throws {
             var settings = Self.settings

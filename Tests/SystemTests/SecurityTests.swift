@@ -35,13 +35,19 @@ extension FaultSuite {
             }
             FaultReport.record(
                 "8. sockets",
-                "all three 0660; second instance refused: \(refusals.joined(separator: ", ")); first instances kept serving"
+                """
+                all three 0660; second instance refused: \(refusals.joined(separator: ", ")); first instances kept \
+                serving
+                """
             )
             try await system.stop()
         }
 
         @Test(
-            "no request ever leaves for a host other than the configured upstream, whatever the payloads and params contain"
+            """
+            no request ever leaves for a host other than the configured upstream, whatever the payloads and params \
+            contain
+            """
         )
         func upstreamOnly() async throws {
             // Anything sent anywhere but 127.0.0.1 goes through this "proxy" and is recorded.
@@ -87,7 +93,11 @@ extension FaultSuite {
             let upstreamRequests = system.characterUpstream.requestCount + system.universityUpstream.requestCount
             FaultReport.record(
                 "8. upstream only",
-                "\(hostile.count) hostile requests (\(answered) answered, the rest clear errors), payload links pointing at evil.example; \(upstreamRequests) upstream requests, all to the configured hosts and paths; 0 reached the trap proxy"
+                """
+                \(hostile.count) hostile requests (\(answered) answered, the rest clear errors), payload links \
+                pointing at evil.example; \(upstreamRequests) upstream requests, all to the configured hosts and \
+                paths; 0 reached the trap proxy
+                """
             )
             await client.close()
             try await system.stop()
@@ -95,7 +105,10 @@ extension FaultSuite {
         }
 
         @Test(
-            "SQL is built only with bound parameters: injection attempts change nothing, and no SQL literal anywhere in the sources interpolates a value (only table names, `?` lists and constants)"
+            """
+            SQL is built only with bound parameters: injection attempts change nothing, and no SQL literal anywhere \
+            in the sources interpolates a value (only table names, `?` lists and constants)
+            """
         )
         func boundParametersOnly() async throws {
             let system = try await RnmSystem.start(settings: ["RNM_CHARACTERS_MAX_AGE": "600"])
@@ -157,7 +170,10 @@ extension FaultSuite {
             #expect(SQLScan(source: hostile).values == ["name", "id", "ids"])
             FaultReport.record(
                 "8. SQL",
-                "\(injections.count) injection attempts: no internal error, no row lost; \(statements) SQL literals in the sources, \(interpolated.count) interpolate a value"
+                """
+                \(injections.count) injection attempts: no internal error, no row lost; \(statements) SQL literals in \
+                the sources, \(interpolated.count) interpolate a value
+                """
             )
             await client.close()
             try await system.stop()

@@ -9,7 +9,10 @@ extension FaultSuite {
     @Suite("2. SIGTERM under load")
     struct SigtermUnderLoad {
         @Test(
-            "SIGTERM: requests in flight complete, new ones are answered or refused cleanly, the socket file goes, exit 0 within 5 s",
+            """
+            SIGTERM: requests in flight complete, new ones are answered or refused cleanly, the socket file goes, \
+            exit 0 within 5 s
+            """,
             arguments: RnmSystem.Role.allCases)
         func sigterm(_ role: RnmSystem.Role) async throws {
             let system = try await RnmSystem.start(
@@ -71,7 +74,10 @@ extension FaultSuite {
             let refused = after.filter { !$0.isOK }.count
             FaultReport.record(
                 "2. SIGTERM \(role)",
-                "\(completed)/\(slowRequests.count) in flight completed; after the signal \(after.count - refused) answered, \(refused) refused with -32003; exit \(status) after \(ms(exitedAfter)); socket removed"
+                """
+                \(completed)/\(slowRequests.count) in flight completed; after the signal \(after.count - refused) \
+                answered, \(refused) refused with -32003; exit \(status) after \(ms(exitedAfter)); socket removed
+                """
             )
             upstream.latency = .zero
             try await system.stop()

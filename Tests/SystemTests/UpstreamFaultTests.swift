@@ -15,7 +15,9 @@ extension FaultSuite {
         ]
 
         @Test(
-            "each upstream fault: a cached answer comes back stale, an uncached one is -32002, the database is unchanged",
+            """
+            each upstream fault: a cached answer comes back stale, an uncached one is -32002, the database is unchanged
+            """,
             arguments: [RnmSystem.Role.characters, .universities])
         func faults(_ role: RnmSystem.Role) async throws {
             // The upstream timeout is what a hang meets, and also what the service's probe of the
@@ -72,7 +74,10 @@ extension FaultSuite {
             let rows = try DatabaseSnapshot.read(system.database(role)).rowCount
             FaultReport.record(
                 "3. upstream faults, \(role)",
-                "\(Self.faults.count) faults × (cached → stale, uncached → -32002), database unchanged each time (\(rows) rows); slowest pair \(ms(slowest))"
+                """
+                \(Self.faults.count) faults × (cached → stale, uncached → -32002), database unchanged each time \
+                (\(rows) rows); slowest pair \(ms(slowest))
+                """
             )
             await client.close()
             try await system.stop()

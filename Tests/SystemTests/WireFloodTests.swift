@@ -11,7 +11,10 @@ extension FaultSuite {
     @Suite("14. the Gateway under a wire flood")
     struct WireFlood {
         @Test(
-            "200 connections pipelining 500 universities.list each, never reading: a newcomer's get waits a few turns, not for the flood"
+            """
+            200 connections pipelining 500 universities.list each, never reading: a newcomer's get waits a few turns, \
+            not for the flood
+            """
         )
         func flood() async throws {
             try await RnmSystem.with(settings: ["RNM_UNIVERSITIES_MAX_AGE": "600", "RNM_CHARACTERS_MAX_AGE": "600"]) {
@@ -79,7 +82,11 @@ extension FaultSuite {
                     "Gateway RSS \(megabytes(before)) → \(megabytes(peak))")
                 FaultReport.record(
                     "14. wire flood",
-                    "200 × 500 universities.list never read (\(sent) sent, \(answered) answered in \(ms(flood))): a newcomer's cached get \(ms(alone)) alone, slowest of \(asked) during \(ms(slowest)), after \(ms(after)); Gateway RSS \(megabytes(before)) → \(megabytes(peak))"
+                    """
+                    200 × 500 universities.list never read (\(sent) sent, \(answered) answered in \(ms(flood))): a \
+                    newcomer's cached get \(ms(alone)) alone, slowest of \(asked) during \(ms(slowest)), after \
+                    \(ms(after)); Gateway RSS \(megabytes(before)) → \(megabytes(peak))
+                    """
                 )
             }
         }

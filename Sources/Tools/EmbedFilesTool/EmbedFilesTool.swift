@@ -27,10 +27,9 @@ struct EmbedFilesTool {
             // A string literal turns CR and CRLF into LF, and refuses other control characters:
             // such a file could not be embedded byte for byte, so it is refused, by name.
             if let bad = text.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }) {
+                let code = String(bad.value, radix: 16)
                 FileHandle.standardError.write(
-                    Data(
-                        "error: \(path): control character U+\(String(bad.value, radix: 16)) (save it with LF line ends)\n"
-                            .utf8))
+                    Data("error: \(path): control character U+\(code) (save it with LF line ends)\n".utf8))
                 exit(65)
             }
             var hashes = "#"

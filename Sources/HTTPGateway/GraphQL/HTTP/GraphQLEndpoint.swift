@@ -219,9 +219,9 @@ struct GraphQLEndpoint: Sendable {
         return "graphql\u{0}\(contentType)\u{0}\(request.operationName ?? "")\u{0}\(variables)\u{0}\(request.query)"
     }
 
-    /// An answer repeated from the micro-cache as a REST hit is (``ResponseCache/Entry/answer(_:headers:storedAt:now:)``:
-    /// `304` for a matching `If-None-Match` on a `GET`, the gzipped copy to a client that
-    /// takes it), varying by `Accept` too.
+    /// An answer repeated from the micro-cache as a REST hit is
+    /// (``ResponseCache/Entry/answer(_:headers:storedAt:now:)``: `304` for a matching `If-None-Match`
+    /// on a `GET`, the gzipped copy to a client that takes it), varying by `Accept` too.
     private func repeated(
         _ kept: ResponseCache.Entry, storedAt: ContinuousClock.Instant, to request: HTTPRequest
     ) -> Response {

@@ -32,7 +32,10 @@ struct SettingsTableTests {
     static let settingsFile = "deploy/kubernetes/base/settings.env"
 
     @Test(
-        "docker-compose.yml gives every container settings.env and names only what compose changes: the HTTP address, and the favorites' secret URL"
+        """
+        docker-compose.yml gives every container settings.env and names only what compose changes: the HTTP address, \
+        and the favorites' secret URL
+        """
     )
     func compose() throws {
         let lines = try Self.document("docker-compose.yml")
