@@ -311,7 +311,7 @@ let package = Package(
             name: "HTTPGatewayTests",
             dependencies: [
                 "HTTPGateway", "Gateway", "CharacterService", "UniversityService", "TestSupport", "Messaging", "RnmAPI",
-                "ServiceRuntime", .product(name: "GraphQL", package: "GraphQL"),
+                "ServiceRuntime", "Telemetry", .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

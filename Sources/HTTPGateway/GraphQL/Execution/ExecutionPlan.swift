@@ -12,19 +12,27 @@ struct ExecutionPlan: Sendable {
     /// The root's entries.
     let fields: [PlannedField]
 
-    /// Each object type's fields and the named type each returns, read once from the schema.
+    /// Each object type's fields and the named type each returns, and the fields' arguments,
+    /// read once from the schema.
     struct Shape: Sendable {
         let queryType: String
         let fields: [String: [String: String]]
+        /// By type, then field: each argument's definition.
+        let arguments: [String: [String: [String: GraphQLArgument]]]
 
         init(_ schema: GraphQLSchema) {
             queryType = schema.queryType?.name ?? "Query"
             var fields: [String: [String: String]] = [:]
+            var arguments: [String: [String: [String: GraphQLArgument]]] = [:]
             for case let (name, type as GraphQLObjectType) in schema.typeMap where !name.hasPrefix("__") {
                 let map = (try? type.fields()) ?? [:]
                 fields[name] = map.reduce(into: [:]) { $0[$1.key] = getNamedType(type: $1.value.type)?.name }
+                arguments[name] = map.reduce(into: [:]) { byField, field in
+                    byField[field.key] = field.value.args.reduce(into: [:]) { $0[$1.key] = $1.value }
+                }
             }
             self.fields = fields
+            self.arguments = arguments
         }
     }
 
@@ -86,7 +94,8 @@ struct ExecutionPlan: Sendable {
                     try gather(inline.selectionSet, in: type, into: &gathered)
                 case let spread as FragmentSpread:
                     let name = spread.name.value
-                    guard !gathered.visited.contains(name), try included(spread.directives) else { continue }
+                    // Its directives first, as the library reads them: a repeat's too.
+                    guard try included(spread.directives), !gathered.visited.contains(name) else { continue }
                     gathered.visited.insert(name)
                     guard let fragment = fragments[name], fragment.typeCondition.name.value == type else { continue }
                     try gather(fragment.selectionSet, in: type, into: &gathered)
@@ -104,10 +113,16 @@ struct ExecutionPlan: Sendable {
             }
             guard !name.hasPrefix("__"), let returned = shape.fields[type]?[name] else { throw Unsupported() }
             var arguments: [String: InputValues.Value] = [:]
-            for argument in first.arguments {
-                // A variable not given leaves its argument out (the argument's default, or none).
-                if let variable = argument.value as? Variable, inputs.variables[variable.name.value] == nil { continue }
-                arguments[argument.name.value] = try inputs.value(of: argument.value)
+            for (argument, definition) in shape.arguments[type]?[name] ?? [:] {
+                let given = first.arguments.first { $0.name.value == argument }?.value
+                // A variable not given leaves its argument out.
+                if let given, (given as? Variable).map({ inputs.variables[$0.name.value] != nil }) ?? true {
+                    arguments[argument] = try inputs.argument(given, as: definition.type)
+                } else if definition.type is GraphQLNonNull || definition.defaultValue != nil {
+                    // The library's error for a non-null argument left out; a default this
+                    // does not read.
+                    throw Unsupported()
+                }
             }
             let selections =
                 shape.fields[returned] == nil ? [] : try collect(nodes.compactMap(\.selectionSet), in: returned)

@@ -64,6 +64,36 @@ struct InputValues {
         }
     }
 
+    /// An argument's value: `literal` with the variables put in, when it is one `type` takes.
+    /// The library checks it as the field runs (`getArgumentValues`) and fails the whole query
+    /// on one it refuses: a variable's null for a non-null argument or list item, an `Int`
+    /// literal past 32 bits (validation lets any 64-bit literal through).
+    func argument(_ literal: GraphQL.Value, as type: any GraphQLInputType) throws(Unsupported) -> Value {
+        let value = try value(of: literal)
+        guard Self.value(value, fits: type) else { throw Unsupported() }
+        return value
+    }
+
+    private static func value(_ value: Value, fits type: any GraphQLType) -> Bool {
+        switch (type, value) {
+        case (let nonNull as GraphQLNonNull, _): return value != .null && Self.value(value, fits: nonNull.ofType)
+        case (_, .null): return true
+        case (let list as GraphQLList, .list(let items)): return items.allSatisfy { Self.value($0, fits: list.ofType) }
+        case (let list as GraphQLList, _): return Self.value(value, fits: list.ofType)
+        case (let input as GraphQLInputObjectType, .object(let given)):
+            guard let fields = try? input.fields() else { return false }
+            let known = given.allSatisfy { key, item in fields[key].map { Self.value(item, fits: $0.type) } ?? false }
+            return known && fields.allSatisfy { given[$0.key] != nil || !($0.value.type is GraphQLNonNull) }
+        case (let scalar as GraphQLScalarType, _):
+            switch (scalar.name, value) {
+            case ("Int", .int(let integer)): return Int(Int32.min)...Int(Int32.max) ~= integer
+            case ("ID", .string), ("ID", .int), ("String", .string), ("Boolean", .bool): return true
+            default: return false
+            }
+        default: return false
+        }
+    }
+
     /// `value` as a variable of `type` holds it (GraphQL's input coercion), or unsupported.
     private func coerce(_ value: Value, to type: Type) throws(Unsupported) -> Value {
         switch type {

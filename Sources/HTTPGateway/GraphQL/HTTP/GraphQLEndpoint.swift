@@ -150,7 +150,10 @@ struct GraphQLEndpoint: Sendable {
             // No half answer: the limit alone, with what was read before it was met.
             return answer(errors: [context.budgetError], report: context.report, status: .ok, contentType: contentType)
         }
-        let errors = executed.errors + context.errors
+        // A run that failed whole (the library stops at an argument it refuses) answers its error
+        // alone: what its other root fields noted as they were cancelled ("the query was stopped")
+        // depends on how far they had got.
+        let errors = executed.errors + (executed.data == nil ? [] : context.errors)
         let report = context.report
         let bytes = GraphQLResponseBody.body(errors: errors, written: executed.data, report: report)
         let response = answer(
