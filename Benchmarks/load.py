@@ -260,10 +260,15 @@ def sync_once(binaries, scale):
         time.sleep(0.05)  # the tick counters of the work just done
         result = reply["result"]
         database = system.env["RNM_CHARACTERS_DB"]
-        with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        # Closed before the service stops (`with` alone would not close it): the service, the last
+        # to close, checkpoints its WAL into the file.
+        db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        try:
             avatars = db.execute("SELECT coalesce(sum(length(bytes)), 0) FROM image").fetchone()[0]
             # Its pages, the WAL's included: the file's size once checkpointed.
             pages = db.execute("PRAGMA page_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0]
+        finally:
+            db.close()
         return {"records": (result["characters"], result["locations"], result["episodes"]),
                 "requests": result["requests"], "seconds": took, "cpu": cpu_seconds(service) - before_cpu,
                 "upstreamCPU": cpu_seconds(upstream) - upstream_cpu, "peakMB": status_kb(service, "VmHWM") / 1024,
