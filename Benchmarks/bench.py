@@ -128,12 +128,15 @@ class System:
             upstream.wait(5)
 
 
-def wrk(url, connections, seconds, script=None, header=None):
-    """Requests/s and p50/p99 latency (µs) of wrk with one thread, `connections` connections
-    (`script`: a wrk Lua script, e.g. one that POSTs a body)."""
-    command = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency"]
+def wrk(url, connections, seconds, script=None, header=None, threads=1, timeout=None):
+    """Requests/s and p50/p99 latency (µs) of wrk with `threads` threads (one unless told),
+    `connections` connections (`script`: a wrk Lua script, e.g. one that POSTs a body; `timeout`:
+    wrk's per-request timeout in seconds, 2 unless told), and the errors it counted (socket errors
+    of any kind, answers not 2xx or 3xx)."""
+    command = ["wrk", f"-t{min(threads, connections)}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency"]
     command += ["-s", script] if script else []
     command += ["-H", header] if header else []
+    command += ["--timeout", f"{timeout:g}s"] if timeout else []
     out = subprocess.run(command + [url], capture_output=True, text=True, timeout=seconds * 4 + 30, check=True).stdout
     def micros(label):
         match = re.search(rf"^\s*{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
@@ -141,7 +144,11 @@ def wrk(url, connections, seconds, script=None, header=None):
             return float("nan")
         return float(match.group(1)) * {"us": 1, "ms": 1000, "s": 1_000_000}[match.group(2)]
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    return {"perSecond": rate, "p50Us": micros("50"), "p99Us": micros("99"), "p999Us": float("nan")}
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"perSecond": rate, "p50Us": micros("50"), "p99Us": micros("99"), "p999Us": float("nan"),
+            "socketErrors": sum(int(n) for n in socket_errors.groups()) if socket_errors else 0,
+            "non2xx": int(non2xx.group(1)) if non2xx else 0}
 
 
 def http_front(system, seconds, rounds):

@@ -34,6 +34,28 @@ struct CharacterFeatureTests {
         try await harness.stop()
     }
 
+    @Test("the data twice over (the test upstream's scale, for benchmarks): a sync mirrors it all, each copy coherent")
+    func syncOfCopies() async throws {
+        let fixtures = RickAndMortyFixtures(scale: 2)
+        let upstream = try await TestUpstream.start(route: fixtures.route)
+        let harness = try await CharacterHarness.start(upstream: (upstream, fixtures))
+        let result = try await harness.client.call(RPCMethods.charactersSync, NoParams(), timeout: .seconds(120))
+        #expect(result.characters == 986 && result.locations == 152 && result.episodes == 62)
+        #expect(result.avatars == 986)
+        // Rick's copy: his episodes, origin and location are the copies of his own.
+        let rick = try await harness.call(RPCMethods.charactersGet, .init(id: 494))
+        #expect(rick.character.name == "Rick Sanchez (copy 2)")
+        #expect(rick.character.origin == PlaceRef(name: "Earth (C-137) (copy 2)", id: 77))
+        #expect(rick.episodes.first?.id == 32 && rick.episodes.first?.name == "Pilot (copy 2)")
+        #expect(rick.episodes.count == 31 && rick.episodes.allSatisfy { (32...62).contains($0.id) })
+        let earth = try await harness.call(RPCMethods.locationsGet, .init(id: 77))
+        let residents = try await harness.call(RPCMethods.locationsGet, .init(id: 1)).residents.map(\.id)
+        #expect(earth.residents.map(\.id) == residents.map { $0 + 493 })
+        let copied = try await harness.call(RPCMethods.charactersImage, .init(id: 494))
+        #expect(Data(base64Encoded: copied.bytes) == RickAndMortyFixtures.servedAvatar(494, scale: 2))
+        try await harness.stop()
+    }
+
     @Test("a sync cut short by the upstream fails with -32002 and keeps the pages it stored")
     func syncInterrupted() async throws {
         let harness = try await CharacterHarness.start(maxAge: 0)

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// The real Rick and Morty data (a 2019 snapshot of the API's own seed, see
-/// Fixtures/SOURCES.md), served the way the real API serves it.
+/// Fixtures/SOURCES.md), served the way the real API serves it; or, for benchmarks of how cost
+/// grows with the data's size, that data several times over (``init(scale:)``).
 public final class RickAndMortyFixtures: Sendable {
     /// How the API says "nothing here": one server version answers 404, another 200 with null info.
     public enum EmptyStyle: Sendable {
@@ -26,7 +27,18 @@ public final class RickAndMortyFixtures: Sendable {
         set { overrides.withLock { $0 = newValue } }
     }
 
-    public init() {}
+    /// Copies of the data served: 1 for the real data as it is.
+    public let scale: Int
+    /// The records served when `scale` is above 1 (by kind); nil: the real data, untouched.
+    nonisolated(unsafe) private let copies: [String: [[String: Any]]]?
+
+    /// Serves the real data `scale` times over (see ``copies(_:)``): 1, the default, serves it as
+    /// it is, byte for byte.
+    public init(scale: Int = 1) {
+        precondition(scale >= 1, "a scale of at least 1")
+        self.scale = scale
+        copies = scale == 1 ? nil : Self.copies(scale)
+    }
 
     /// How empty pages are answered.
     public var emptyStyle: EmptyStyle {
@@ -51,12 +63,18 @@ public final class RickAndMortyFixtures: Sendable {
         }
     }
 
+    /// The records of a kind this instance serves (the real ones, or their copies).
+    func served(_ kind: String) -> [[String: Any]] {
+        copies?[kind] ?? Self.records(kind)
+    }
+
     /// The avatar the test upstream serves for character `id`, its own bytes as the real API's
     /// are: the five that ship for characters 1 to 5; for the others, one of the five in turn
     /// carrying the character's id in its metadata (a JPEG comment segment, a PNG `tEXt` chunk),
     /// still a valid image of the same picture. A mix-up of two characters' avatars shows.
-    public static func servedAvatar(_ id: Int) -> Data? {
-        guard (1...characters.count).contains(id), let image = avatar((id - 1) % 5 + 1) else { return nil }
+    /// `scale`: of the data served (ids past the real 493 exist in the copies).
+    public static func servedAvatar(_ id: Int, scale: Int = 1) -> Data? {
+        guard (1...characters.count * scale).contains(id), let image = avatar((id - 1) % 5 + 1) else { return nil }
         return id <= 5 ? image : marked(image, id: id)
     }
 
@@ -121,7 +139,8 @@ public final class RickAndMortyFixtures: Sendable {
         if kind == "character", parts.count >= 2, parts[1].lowercased() == "avatar" {
             guard parts.count == 3 else { return notFound("There is nothing here") }
             // Served as static files: a file that is not there is the server's general 404.
-            guard parts[2].hasSuffix(".jpeg"), let id = Int(parts[2].dropLast(5)), let bytes = Self.servedAvatar(id)
+            guard parts[2].hasSuffix(".jpeg"), let id = Int(parts[2].dropLast(5)),
+                let bytes = Self.servedAvatar(id, scale: scale)
             else {
                 return notFound("There is nothing here.")
             }
@@ -134,7 +153,7 @@ public final class RickAndMortyFixtures: Sendable {
 
     /// `validateArrayParams`, then `queryById`.
     private func byID(_ kind: String, _ segment: String) -> UpstreamResponse {
-        let all = Self.records(kind)
+        let all = served(kind)
         // JavaScript's Number: white space trimmed, "" is 0, nil for NaN.
         func number(_ text: String) -> Double? {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -190,7 +209,7 @@ public final class RickAndMortyFixtures: Sendable {
             guard let value = query[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             return value
         }
-        let matching = Self.records(kind).filter { record in
+        let matching = served(kind).filter { record in
             allowed.allSatisfy { name in
                 guard let wanted = filter(name)?.lowercased() else { return true }
                 let value = (record[name] as? String ?? "").lowercased()
