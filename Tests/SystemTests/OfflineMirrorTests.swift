@@ -36,6 +36,9 @@ extension FaultSuite {
                 ("episode", ["episode": "s01e1"]),
                 ("episode", ["name": "."]), ("character", ["type": "male"]),
                 ("character", ["species": "male", "status": "alive"]),
+                // A NUL matches nothing (SQLite would read the value only up to it).
+                ("character", ["name": "rick\u{0}zzz"]), ("character", ["species": "\u{0}"]),
+                ("location", ["name": "\u{0}"]),
             ]
             return queries
         }()

@@ -129,7 +129,11 @@ extension CharacterDatabase {
         for (name, value) in filters {
             guard resource.filters.contains(name) else { continue }
             let column = RecordKind.filterColumn(name)
-            if resource == .character, value.hasPrefix("male") {
+            if value.utf8.contains(0) {
+                // SQLite reads a bound text up to its first NUL ("rick\0zzz" would match as "rick",
+                // "\0" as everything); no field of the API's data holds one, so nothing matches.
+                conditions.append("0")
+            } else if resource == .character, value.hasPrefix("male") {
                 conditions.append("substr(" + column + ", 1, ?) = ?")
                 arguments += [value.unicodeScalars.count, value]
             } else {

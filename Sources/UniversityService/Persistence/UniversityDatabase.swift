@@ -85,7 +85,10 @@ struct UniversityDatabase: CacheDatabase {
     /// country then in the upstream's order.
     /// At most `limit` of them, and how many there are in all.
     func search(name: String, limit: Int) async throws -> (items: [(name: String, json: Data)], total: Int) {
-        try await pool.read { db in
+        // SQLite reads a bound text up to its first NUL: a name holding one would match as its
+        // part before it. No university's name holds one.
+        if name.utf8.contains(0) { return ([], 0) }
+        return try await pool.read { db in
             let key = name.lowercased()
             let total =
                 try Int.fetchOne(
