@@ -5,7 +5,7 @@ import Testing
 
 /// rnm's GraphQL executor (``RecordExecutor``) held to the GraphQL library's: the same queries
 /// sent to two HTTP fronts on one Gateway, one running each, answer the same `data` byte for
-/// byte, the same errors (located, with their paths) and the same Gateway calls and records.
+/// byte, the same errors (located, with their paths) and the same records counted.
 @Suite("HTTPGateway: GraphQL executor against the library's", .serialized, .cleansUp)
 struct GraphQLExecutorDifferentialTests {
     struct Case: CustomStringConvertible, @unchecked Sendable {  // immutable; its JSON is only read
@@ -129,7 +129,7 @@ struct GraphQLExecutorDifferentialTests {
         Case(query: "query A { character(id: 1) { name } } query B { character(id: 2) { name } }"),
     ]
 
-    @Test("every case: the same data byte for byte, the same errors, Gateway calls and records")
+    @Test("every case: the same data byte for byte, the same errors and records")
     func sameAnswers() async throws {
         try await Self.withBothFronts { ours, library in
             var answeredWithData = 0
@@ -175,8 +175,8 @@ struct GraphQLExecutorDifferentialTests {
         }
     }
 
-    /// Sends `item` to both and expects the same answer; whether it answered data. `calls` and
-    /// `records` are compared when there is data: a query that fails whole (past the record
+    /// Sends `item` to both and expects the same answer; whether it answered data. `records`
+    /// is compared when there is data: a query that fails whole (past the record
     /// budget, an argument the library refuses as one root field runs) is answered its error
     /// alone, and what was read by then depends on which root field ran first.
     private static func compare(
@@ -189,8 +189,11 @@ struct GraphQLExecutorDifferentialTests {
         #expect(got.status == expected.status, "\(item)")
         #expect(data(got) == data(expected), "\(item)")
         #expect(errors(got) == errors(expected), "\(item)")
+        // `calls` is not compared: a query's fields share the fetches of the records they both
+        // want (QueryContext.records), and which one fetches depends on which asks first (the
+        // library runs every field at once, rnm's executor a root field's in order).
+        // GraphQLCostTests hold the calls of a query to its depth.
         if expected.data != nil {
-            #expect(got.calls == expected.calls, "\(item)")
             #expect(got.rnm?["records"] as? Int == expected.rnm?["records"] as? Int, "\(item)")
         }
         return got.data != nil

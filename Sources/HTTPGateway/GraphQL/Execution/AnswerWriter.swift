@@ -31,31 +31,48 @@ struct AnswerWriter {
 
     /// An object with the entries `planned` asks for, or null.
     mutating func object<Object: GraphQLObject>(_ object: Object?, _ planned: [PlannedField]) async {
+        await self.object(object, planned, fields: Self.fields(Object.self, planned))
+    }
+
+    /// `planned`'s fields of `Object`, looked up by name once for a whole list (nil:
+    /// `__typename`).
+    private static func fields<Object: GraphQLObject>(_: Object.Type, _ planned: [PlannedField]) -> [Object.Field?] {
+        planned.map { Object.Field(rawValue: $0.name) }
+    }
+
+    private mutating func object<Object: GraphQLObject>(
+        _ object: Object?, _ planned: [PlannedField], fields: [Object.Field?]
+    ) async {
         guard let object else { return null() }
         buffer.writeStaticString("{")
         for (index, field) in planned.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
             buffer.writeBytes(field.keyJSON)
-            if field.name == "__typename" {
-                string(Object.typeName)
-            } else if let resolved = Object.Field(rawValue: field.name) {
+            if let resolved = fields[index] {
                 await resolved.write(of: object, field, into: &self)
             } else {
-                // Not reached: the plan holds only the schema's fields, and the schema is built
-                // from these cases.
-                null()
+                // `__typename`: the plan holds only it and the schema's fields, and the schema
+                // is built from the fields' cases.
+                string(Object.typeName)
             }
         }
         buffer.writeStaticString("}")
     }
 
-    /// A list of objects, each with the entries `planned` asks for.
+    /// A list of objects, each with the entries `planned` asks for. Once the first is written,
+    /// room for the others is made at once (a list of 493 characters is one allocation, not a
+    /// dozen doublings and copies).
     mutating func list<Object: GraphQLObject>(_ objects: [Object?]?, _ planned: [PlannedField]) async {
         guard let objects else { return null() }
+        let fields = Self.fields(Object.self, planned)
         buffer.writeStaticString("[")
         for (index, object) in objects.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
-            await self.object(object, planned)
+            let start = buffer.writerIndex
+            await self.object(object, planned, fields: fields)
+            if index == 0 {
+                buffer.reserveCapacity(buffer.writerIndex + (buffer.writerIndex - start + 1) * (objects.count - 1) + 1)
+            }
         }
         buffer.writeStaticString("]")
     }

