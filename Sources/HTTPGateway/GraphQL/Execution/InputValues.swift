@@ -84,12 +84,7 @@ struct InputValues {
             guard let fields = try? input.fields() else { return false }
             let known = given.allSatisfy { key, item in fields[key].map { Self.value(item, fits: $0.type) } ?? false }
             return known && fields.allSatisfy { given[$0.key] != nil || !($0.value.type is GraphQLNonNull) }
-        case (let scalar as GraphQLScalarType, _):
-            switch (scalar.name, value) {
-            case ("Int", .int(let integer)): return Int(Int32.min)...Int(Int32.max) ~= integer
-            case ("ID", .string), ("ID", .int), ("String", .string), ("Boolean", .bool): return true
-            default: return false
-            }
+        case (let scalar as GraphQLScalarType, _): return Self.scalar(scalar.name, value) != nil
         default: return false
         }
     }
@@ -113,14 +108,21 @@ struct InputValues {
         }
     }
 
-    private func coerce(_ value: Value, toNamed name: String) throws(Unsupported) -> Value {
+    /// `value` as the scalar `name` takes it (an `ID` given as a number is its text), or nil:
+    /// the one statement of which values the schema's scalars take, for variables and literals.
+    private static func scalar(_ name: String, _ value: Value) -> Value? {
         switch (name, value) {
-        case ("String", .string), ("Boolean", .bool), ("ID", .string): return value
-        case ("ID", .int(let integer)): return .string(String(integer))
-        case ("Int", .int(let integer)):
-            guard Int(Int32.min)...Int(Int32.max) ~= integer else { throw Unsupported() }
-            return value
-        case (_, .object(let given)):
+        case ("String", .string), ("Boolean", .bool), ("ID", .string): value
+        case ("ID", .int(let integer)): .string(String(integer))
+        case ("Int", .int(let integer)): Int(Int32.min)...Int(Int32.max) ~= integer ? value : nil
+        default: nil
+        }
+    }
+
+    private func coerce(_ value: Value, toNamed name: String) throws(Unsupported) -> Value {
+        if let scalar = Self.scalar(name, value) { return scalar }
+        switch value {
+        case .object(let given):
             guard let input = schema.getType(name: name) as? GraphQLInputObjectType,
                 let fields = try? input.fields()
             else { throw Unsupported() }
