@@ -56,14 +56,20 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether a value of `size` bytes under `key` is small enough to be kept (a quarter of the
+    /// budget at most): ask before paying for what only a kept value needs (a gzipped copy, a tag).
+    public func fits(_ size: Int, key: String) -> Bool {
+        maxBytes > 0 && size + key.utf8.count + 64 <= maxBytes / 4
+    }
+
     /// Keeps `value` for `key` until `expires`, unless it is over a quarter of the budget, or
     /// a ``removeAll()`` came after `generation` was read.
     public func store(
         _ value: Value, for key: String, size: Int, expires: ContinuousClock.Instant,
         generation: UInt64? = nil, now: ContinuousClock.Instant = .now
     ) {
+        guard fits(size, key: key), expires > now else { return }
         let size = size + key.utf8.count + 64
-        guard maxBytes > 0, size <= maxBytes / 4, expires > now else { return }
         let key = ExactText(key)
         state.withLock { state in
             if let generation, generation != state.generation { return }

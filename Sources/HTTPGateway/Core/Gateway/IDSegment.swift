@@ -24,7 +24,14 @@ enum IDSegment: Equatable, Sendable {
     static let badIDMessage = "Hey! you must provide an id"
 
     init(_ segment: String) {
-        let hasBracket = segment.contains("[") || segment.contains("]")
+        if let id = Self.plainNumber(segment) {
+            self = id <= RecordKind.ids.upperBound ? .one(id) : .absent
+            return
+        }
+        // Bytes, not strings: `contains(_: String)` is Foundation's locale-aware search and
+        // `contains(_: Character)` walks graphemes, over every id of a GraphQL list.
+        let bytes = segment.utf8
+        let hasBracket = bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "]"))
         if segment.hasSuffix("]"), let open = segment.firstIndex(of: "["),
             segment.distance(from: open, to: segment.endIndex) > 2
         {
@@ -34,10 +41,17 @@ enum IDSegment: Equatable, Sendable {
                 return
             }
             self = .many(elements.compactMap(\.id))
-        } else if segment.contains(","), !hasBracket, segment.count > 1 {
+        } else if bytes.contains(UInt8(ascii: ",")), !hasBracket, segment.utf16.count > 1 {
             // `id.split(',').map(Number)`: "" is 0, fractions match nothing, words fail the cast.
+            // (JavaScript's length and split count UTF-16 units and split at the byte, not at a
+            // grapheme.)
             var ids: [Int] = []
-            for part in segment.split(separator: ",", omittingEmptySubsequences: false) {
+            for bytes in bytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                let part = Substring(bytes)
+                if let id = Self.plainNumber(part) {
+                    if id <= RecordKind.ids.upperBound { ids.append(id) }
+                    continue
+                }
                 guard let number = Self.number(String(part)) else {
                     self = .badID
                     return
@@ -84,6 +98,15 @@ enum IDSegment: Equatable, Sendable {
         if trimmed.isEmpty { return 0 }
         guard let number = Double(trimmed), number.isFinite else { return nil }
         return number
+    }
+
+    /// `text` read as the integer it is when it is plain digits, as ids are sent, as the general
+    /// path (``number(_:)``, ``integer(_:)``) reads it without its trimming and `Double` parse:
+    /// those were 7% of the CPU of a GraphQL query naming 493 ids twenty times.
+    private static func plainNumber(_ text: some StringProtocol) -> Int? {
+        let digits = text.utf8
+        guard (1...18).contains(digits.count), digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(text)
     }
 
     /// A whole number in the API's id range, or nil.

@@ -96,7 +96,9 @@ struct ResponseCache: Sendable {
         _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil,
         route: String = "unmatched", now: ContinuousClock.Instant = .now
     ) -> Entry? {
-        guard isEnabled else { return nil }
+        // An answer too large to keep is neither tagged nor gzipped: a 2.2 MB GraphQL answer's
+        // gzip and hash were a third of its CPU, for nothing.
+        guard isEnabled, entries.fits(body.readableBytes, key: key) else { return nil }
         let gzipped = Self.gzip(body, contentType: contentType)
         let entry = Entry(
             body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,

@@ -44,12 +44,22 @@ struct AnswerWriter {
         _ object: Object?, _ planned: [PlannedField], fields: [Object.Field?]
     ) async {
         guard let object else { return null() }
-        buffer.writeStaticString("{")
-        for (index, field) in planned.enumerated() {
+        if let index = entries(of: object, planned, fields: fields, from: 0) {
+            await rest(of: object, planned, fields: fields, at: index)
+        }
+    }
+
+    /// Writes `object`'s entries from `start` on while they are scalars: nil once the object is
+    /// written whole, else the index of the first entry that needs records (its key written).
+    private mutating func entries<Object: GraphQLObject>(
+        of object: Object, _ planned: [PlannedField], fields: [Object.Field?], from start: Int
+    ) -> Int? {
+        if start == 0 { buffer.writeStaticString("{") }
+        for index in start..<planned.count {
             if index > 0 { buffer.writeStaticString(",") }
-            buffer.writeBytes(field.keyJSON)
-            if let resolved = fields[index] {
-                await resolved.write(of: object, field, into: &self)
+            buffer.writeBytes(planned[index].keyJSON)
+            if let field = fields[index] {
+                if !field.writeScalar(of: object, into: &self) { return index }
             } else {
                 // `__typename`: the plan holds only it and the schema's fields, and the schema
                 // is built from the fields' cases.
@@ -57,11 +67,23 @@ struct AnswerWriter {
             }
         }
         buffer.writeStaticString("}")
+        return nil
+    }
+
+    /// The rest of `object` from the entry at `index`, which needs records.
+    private mutating func rest<Object: GraphQLObject>(
+        of object: Object, _ planned: [PlannedField], fields: [Object.Field?], at index: Int
+    ) async {
+        var pending: Int? = index
+        while let index = pending {
+            await fields[index]?.write(of: object, planned[index], into: &self)
+            pending = entries(of: object, planned, fields: fields, from: index + 1)
+        }
     }
 
     /// A list of objects, each with the entries `planned` asks for. Once the first is written,
     /// room for the others is made at once (a list of 493 characters is one allocation, not a
-    /// dozen doublings and copies).
+    /// dozen doublings and copies). An object of scalars alone is written without an `await`.
     mutating func list<Object: GraphQLObject>(_ objects: [Object?]?, _ planned: [PlannedField]) async {
         guard let objects else { return null() }
         let fields = Self.fields(Object.self, planned)
@@ -69,7 +91,13 @@ struct AnswerWriter {
         for (index, object) in objects.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
             let start = buffer.writerIndex
-            await self.object(object, planned, fields: fields)
+            if let object {
+                if let pending = entries(of: object, planned, fields: fields, from: 0) {
+                    await rest(of: object, planned, fields: fields, at: pending)
+                }
+            } else {
+                null()
+            }
             if index == 0 {
                 buffer.reserveCapacity(buffer.writerIndex + (buffer.writerIndex - start + 1) * (objects.count - 1) + 1)
             }

@@ -70,9 +70,30 @@ struct InputValues {
     /// literal past 32 bits (validation lets any 64-bit literal through).
     func argument(_ literal: GraphQL.Value, as type: any GraphQLInputType) throws(Unsupported) -> Value {
         let value = try value(of: literal)
+        if let variable = literal as? Variable {
+            // A variable is checked once per argument type, not at each use: 20 aliases taking
+            // one `$ids` of 493 checked 9,860 ids (7% of that query's CPU).
+            let use = VariableUse(name: variable.name.value, type: ObjectIdentifier(type as AnyObject))
+            let fits = checked.fits[use] ?? Self.value(value, fits: type)
+            checked.fits[use] = fits
+            guard fits else { throw Unsupported() }
+            return value
+        }
         guard Self.value(value, fits: type) else { throw Unsupported() }
         return value
     }
+
+    private struct VariableUse: Hashable {
+        let name: String
+        let type: ObjectIdentifier
+    }
+
+    /// The variables' checks so far (a class: ``argument(_:as:)`` is called on a `let` plan input).
+    private final class Checked {
+        var fits: [VariableUse: Bool] = [:]
+    }
+
+    private let checked = Checked()
 
     private static func value(_ value: Value, fits type: any GraphQLType) -> Bool {
         switch (type, value) {

@@ -159,7 +159,7 @@ struct GraphQLEndpoint: Sendable {
         let response = answer(
             bytes, report: report, status: executed.data == nil ? answering.requestError : .ok, contentType: contentType
         )
-        if errors.isEmpty, executed.data != nil, report == nil {
+        if errors.isEmpty, executed.data != nil, report == nil, schemaAnswers.fits(bytes.readableBytes, key: key) {
             let gzipped = ResponseCache.gzip(bytes, contentType: contentType)
             let kept = ResponseCache.Entry(
                 body: bytes, contentType: contentType, age: 0, route: "/graphql", etag: ETag.of(bytes), gzipped: gzipped

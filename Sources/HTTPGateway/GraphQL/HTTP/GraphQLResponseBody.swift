@@ -105,17 +105,29 @@ enum GraphQLResponseBody {
     /// A JSON string: `"` and `\` escaped, the control characters as `\b \f \n \r \t` or
     /// `\u00XX` (lowercase hex), everything else (slashes, non-ASCII) as it is.
     static func writeString(_ string: String, into buffer: inout ByteBuffer) {
-        buffer.writeStaticString("\"")
-        let bytes = string.utf8
-        var copied = bytes.startIndex
-        var index = copied
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                bytes.formIndex(after: &index)
-                continue
+        // Over the string's own UTF-8 storage (no copy for a native string): the indexed
+        // `utf8` view checked its bounds and form at every byte of a 2 MB answer.
+        var string = string
+        string.withUTF8 { writeEscaped($0, into: &buffer) }
+    }
+
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout ByteBuffer) {
+        if !bytes.contains(where: needsEscape) {
+            // Most strings (names, URLs, dates): quoted and copied in one write.
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bytes.count + 2) { target in
+                target[0] = UInt8(ascii: "\"")
+                UnsafeMutableRawBufferPointer(rebasing: target[1...]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+                target[bytes.count + 1] = UInt8(ascii: "\"")
+                return bytes.count + 2
             }
-            buffer.writeBytes(bytes[copied..<index])
+            return
+        }
+        buffer.writeStaticString("\"")
+        var copied = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard needsEscape(byte) else { continue }
+            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[copied..<index])))
             switch byte {
             case UInt8(ascii: "\""): buffer.writeStaticString(#"\""#)
             case UInt8(ascii: "\\"): buffer.writeStaticString(#"\\"#)
@@ -130,10 +142,13 @@ enum GraphQLResponseBody {
                 buffer.writeInteger(hex[Int(byte / 16)])
                 buffer.writeInteger(hex[Int(byte % 16)])
             }
-            bytes.formIndex(after: &index)
-            copied = index
+            copied = index + 1
         }
-        buffer.writeBytes(bytes[copied..<index])
+        buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[copied...])))
         buffer.writeStaticString("\"")
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }

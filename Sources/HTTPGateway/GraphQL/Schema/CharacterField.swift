@@ -36,8 +36,7 @@ enum CharacterField: String, GraphQLObjectField {
         }
     }
 
-    func write(of node: CharacterNode, _ planned: PlannedField, into answer: inout AnswerWriter) async {
-        let context = answer.context
+    func writeScalar(of node: CharacterNode, into answer: inout AnswerWriter) -> Bool {
         switch self {
         case .id: answer.id(node.id)
         case .name: answer.string(node.name)
@@ -45,12 +44,21 @@ enum CharacterField: String, GraphQLObjectField {
         case .species: answer.string(node.species)
         case .type: answer.string(node.type)
         case .gender: answer.string(node.gender)
+        case .image: answer.string(node.image(context: answer.context, arguments: .init()))
+        case .created: answer.string(node.created)
+        case .origin, .location, .episode: return false
+        }
+        return true
+    }
+
+    func write(of node: CharacterNode, _ planned: PlannedField, into answer: inout AnswerWriter) async {
+        let context = answer.context
+        switch self {
         case .origin: await answer.object(await node.origin(context: context, arguments: .init()), planned.selections)
         case .location:
             await answer.object(await node.location(context: context, arguments: .init()), planned.selections)
-        case .image: answer.string(node.image(context: context, arguments: .init()))
         case .episode: await answer.list(await node.episode(context: context, arguments: .init()), planned.selections)
-        case .created: answer.string(node.created)
+        default: _ = writeScalar(of: node, into: &answer)
         }
     }
 }

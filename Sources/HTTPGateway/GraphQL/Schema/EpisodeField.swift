@@ -22,16 +22,24 @@ enum EpisodeField: String, GraphQLObjectField {
         }
     }
 
-    func write(of node: EpisodeNode, _ planned: PlannedField, into answer: inout AnswerWriter) async {
+    func writeScalar(of node: EpisodeNode, into answer: inout AnswerWriter) -> Bool {
         switch self {
         case .id: answer.id(node.id)
         case .name: answer.string(node.name)
         case .airDate: answer.string(node.airDate)
         case .episode: answer.string(node.episode)
+        case .created: answer.string(node.created)
+        case .characters: return false
+        }
+        return true
+    }
+
+    func write(of node: EpisodeNode, _ planned: PlannedField, into answer: inout AnswerWriter) async {
+        switch self {
         case .characters:
             await answer.list(
                 await node.characters(context: answer.context, arguments: .init()), planned.selections)
-        case .created: answer.string(node.created)
+        default: _ = writeScalar(of: node, into: &answer)
         }
     }
 }

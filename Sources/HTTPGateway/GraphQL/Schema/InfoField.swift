@@ -14,12 +14,13 @@ enum InfoField: String, GraphQLObjectField {
         }
     }
 
-    func write(of info: InfoNode, _ planned: PlannedField, into answer: inout AnswerWriter) async {
+    func writeScalar(of info: InfoNode, into answer: inout AnswerWriter) -> Bool {
         switch self {
         case .count: answer.int(info.count)
         case .pages: answer.int(info.pages)
         case .next: answer.int(info.next)
         case .prev: answer.int(info.prev)
         }
+        return true
     }
 }

@@ -23,16 +23,24 @@ enum LocationField: String, GraphQLObjectField {
         }
     }
 
-    func write(of node: LocationNode, _ planned: PlannedField, into answer: inout AnswerWriter) async {
+    func writeScalar(of node: LocationNode, into answer: inout AnswerWriter) -> Bool {
         switch self {
         case .id: answer.id(node.id)
         case .name: answer.string(node.name)
         case .type: answer.string(node.type)
         case .dimension: answer.string(node.dimension)
+        case .created: answer.string(node.created)
+        case .residents: return false
+        }
+        return true
+    }
+
+    func write(of node: LocationNode, _ planned: PlannedField, into answer: inout AnswerWriter) async {
+        switch self {
         case .residents:
             await answer.list(
                 await node.residents(context: answer.context, arguments: .init()), planned.selections)
-        case .created: answer.string(node.created)
+        default: _ = writeScalar(of: node, into: &answer)
         }
     }
 }

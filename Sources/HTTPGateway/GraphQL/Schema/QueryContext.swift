@@ -142,10 +142,15 @@ final class QueryContext: Sendable {
         }
         let wanted = Set(ids)
         var records: [Int: Record] = [:]
+        records.reserveCapacity(wanted.count)
         var unchecked: Set<Int> = []
         for task in tasks {
             let fetched = try await task.value
-            for (id, record) in fetched.records where wanted.contains(id) { records[id] = record as? Record }
+            // One cast per fetch (its dictionary), not one per record.
+            guard let all = fetched.records as? [Int: Record] else { continue }
+            for id in wanted where records[id] == nil {
+                if let record = all[id] { records[id] = record }
+            }
             unchecked.formUnion(fetched.unchecked.intersection(wanted))
         }
         return (records, unchecked)
@@ -154,7 +159,8 @@ final class QueryContext: Sendable {
     /// What one Gateway fetch brought: the records by id (of the fetch's kind), and the ids it
     /// could not check.
     private struct Fetched: Sendable {
-        let records: [Int: any Sendable]
+        /// `[Int: Record]` of the fetch's kind.
+        let records: any Sendable
         let unchecked: Set<Int>
     }
 
@@ -163,8 +169,7 @@ final class QueryContext: Sendable {
             try await self.reader.records(type, ids) { part in try await self.gated(part) }
         }
         if let freshness = found.freshness { state.withLock { $0.parts.append(freshness) } }
-        let records = Dictionary(
-            found.items.map { ($0.id, $0 as any Sendable) }, uniquingKeysWith: { first, _ in first })
+        let records = Dictionary(found.items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return Fetched(records: records, unchecked: Set(found.unchecked))
     }
 

@@ -21,12 +21,15 @@ struct PublicShapes: Sendable {
     func avatarURL(_ character: Character) -> String {
         // The last non-empty part between slashes, found from the end: `split` made an array
         // of every part for each record (12% of the CPU of a GraphQL query of 9,860 images).
-        let image = character.image
+        // Over the UTF-8 bytes: a `String` index steps by grapheme (`index(before:)` asked the
+        // Unicode tables for every character it passed).
+        let image = character.image.utf8
+        let slash = UInt8(ascii: "/")
         var end = image.endIndex
-        while end > image.startIndex, image[image.index(before: end)] == "/" { end = image.index(before: end) }
+        while end > image.startIndex, image[image.index(before: end)] == slash { end = image.index(before: end) }
         let head = image[..<end]
-        let file = head[(head.lastIndex(of: "/").map { head.index(after: $0) } ?? head.startIndex)...]
-        return "\(apiBase)/character/avatar/\(file.isEmpty ? "\(character.id).jpeg" : String(file))"
+        let file = head[(head.lastIndex(of: slash).map { head.index(after: $0) } ?? head.startIndex)...]
+        return "\(apiBase)/character/avatar/\(file.isEmpty ? "\(character.id).jpeg" : String(Substring(file)))"
     }
 
     func character(_ character: Character) -> JSONValue {
