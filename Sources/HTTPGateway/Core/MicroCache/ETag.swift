@@ -3,17 +3,26 @@ import NIOCore
 /// Entity tags of the micro-cache's answers (weak: the same bytes, not the same
 /// representation's every header).
 enum ETag {
-    /// `W/"<FNV-1a of the body>"`.
+    /// `W/"<hash of the body>"`.
     static func of(_ body: ByteBuffer) -> String {
         "W/\"\(String(hash(body), radix: 16))\""
     }
 
-    /// FNV-1a (64 bits) of the buffers' readable bytes, one after the other.
+    /// A 64-bit hash of the buffers' readable bytes, each buffer in turn: FNV-1a's steps over
+    /// 8-byte words, each product's high half folded into its low half (a multiplication only
+    /// carries upwards), then the bytes left over. Byte by byte it took ~3 ms for a 2 MB answer.
     static func hash(_ buffers: ByteBuffer...) -> UInt64 {
+        let prime: UInt64 = 0x100_0000_01b3
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for buffer in buffers {
             buffer.withUnsafeReadableBytes { bytes in
-                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                var index = 0
+                while index + 8 <= bytes.count {
+                    hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* prime
+                    hash ^= hash >> 32
+                    index += 8
+                }
+                for byte in bytes[index...] { hash = (hash ^ UInt64(byte)) &* prime }
             }
         }
         return hash
