@@ -55,13 +55,14 @@ struct HTTPDeploymentTests {
         let settings = ["RNM_UPSTREAM_TIMEOUT_MS": "30000", "RNM_CHARACTERS_MAX_AGE": "600"]
         try await RnmSystem.with(settings: settings) { system in
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
-                $0.drain = .milliseconds(1500)
+                // Long enough that the steps below fit in it on a busy machine (1.5 s did not).
+                $0.drain = .seconds(4)
             }
             #expect(try await http.get("/api/character/1").status == 200)
             let keptAlive = try StuckClient(port: http.port)
             defer { keptAlive.close() }
             // A cold read on a slow upstream: in flight through the whole drain.
-            system.characterUpstream.latency = .seconds(4)
+            system.characterUpstream.latency = .seconds(9)
             let before = system.characterUpstream.requestCount
             let slow = Task { try await http.get("/api/character/7") }
             try await waitUntil(10, "the slow read at the upstream") { system.characterUpstream.requestCount > before }

@@ -61,8 +61,11 @@ extension HTTPConnectionLimitTests {
         """
     )
     func burstPastTheLinkLimit() async throws {
-        try await RnmSystem.with { system in
-            system.characterUpstream.latency = .milliseconds(200)
+        try await RnmSystem.with(settings: ["RNM_UPSTREAM_TIMEOUT_MS": "60000"]) { system in
+            // The upstream holds every read until the link has filled: however slowly a busy
+            // machine opens the 400 connections, none is answered before (a 200 ms latency was
+            // not always enough: 254).
+            system.characterUpstream.fault = .hang
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
                 $0.maxConnectionsPerClient = 1000
             }
@@ -77,12 +80,22 @@ extension HTTPConnectionLimitTests {
                     try? await Task.sleep(for: .milliseconds(5))
                 }
             }
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for id in 1...400 {
-                    group.addTask { try await http.get("/api/character/\(id)").status }
+            let burst = Task {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for id in 1...400 {
+                        group.addTask {
+                            try await HTTPProbe.request(
+                                port: http.port, target: "/api/character/\(id)", timeout: .seconds(60)
+                            )
+                            .status
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
+            try await waitUntil(30, "the link filled") { peak.withLock { $0 } >= 255 }
+            system.characterUpstream.fault = nil
+            let statuses = try await burst.value
             done.store(true, ordering: .relaxed)
             await watching.value
             await observer.close()
