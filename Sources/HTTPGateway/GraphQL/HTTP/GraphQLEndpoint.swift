@@ -160,7 +160,7 @@ struct GraphQLEndpoint: Sendable {
             bytes, report: report, status: executed.data == nil ? answering.requestError : .ok, contentType: contentType
         )
         if errors.isEmpty, executed.data != nil, report == nil, schemaAnswers.fits(bytes.readableBytes, key: key) {
-            let gzipped = ResponseCache.gzip(bytes, contentType: contentType)
+            let gzipped = ResponseCache.gzip(bytes, contentType: contentType, keptIn: schemaAnswers, key: key)
             let kept = ResponseCache.Entry(
                 body: bytes, contentType: contentType, age: 0, route: "/graphql", etag: ETag.of(bytes), gzipped: gzipped
             )
