@@ -82,7 +82,7 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
         let drainTime = Duration.milliseconds(try Setting.httpDrainMilliseconds.resolveInteger(drain))
         let configuration = HTTPGatewayConfiguration(
             host: host, port: port,
-            publicURL: Setting.publicURL.resolve(publicURL),
+            publicURL: Setting.publicURL.resolve(publicURL, default: Self.publicURL(host: host, port: port)),
             gatewaySocketPath: DefaultPaths.gatewaySocket(flag: gatewaySocket),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout)),
             maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(maxURLBytes),
@@ -109,6 +109,14 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     }
 
     /// `text` as `host:port`, or the error naming the setting that gave it.
+    /// The links' base when `RNM_PUBLIC_URL` is not set: the address the front listens on (a
+    /// wildcard host read as this machine's loopback), so that moving the front with
+    /// `RNM_HTTP_ADDRESS` alone does not leave its links pointing at the old port.
+    static func publicURL(host: String, port: Int) -> String {
+        let reachable = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        return "http://\(reachable.contains(":") ? "[\(reachable)]" : reachable):\(port)"
+    }
+
     private static func address(_ text: String, _ setting: Setting) throws -> (host: String, port: Int) {
         guard let parsed = HTTPGatewayConfiguration.parseAddress(text) else {
             throw ValidationError("\(setting.named(in: .httpGateway)) must be host:port, got \"\(text)\"")

@@ -9,7 +9,8 @@ extension Setting {
                 readers: [.httpGateway, .rnmctl], flagIn: [.httpGateway: "address"])
         case .publicURL:
             SettingSpec(
-                "Base URL written into every link the HTTP front returns", default: .text("http://127.0.0.1:8080"),
+                "Base URL written into every link the HTTP front returns (unset: http:// and RNM_HTTP_ADDRESS, "
+                    + "a wildcard host as 127.0.0.1)", default: .text("http://127.0.0.1:8080"),
                 readers: [.httpGateway], flag: "public-url")
         case .httpMaxURLBytes:
             SettingSpec(

@@ -236,6 +236,10 @@ struct HTTPBehaviourTests {
         #expect(IDSegment("999999999999999999") == .absent)
         #expect(IDSegment("007,2147483648, 3,,4") == .many([7, 3, 0, 4]))
         #expect(IDSegment(" 5") == .one(5))
+        // RNM_PUBLIC_URL unset: the links follow the address the front listens on.
+        #expect(HTTPGatewayCommand.publicURL(host: "127.0.0.1", port: 18280) == "http://127.0.0.1:18280")
+        #expect(HTTPGatewayCommand.publicURL(host: "0.0.0.0", port: 8080) == "http://127.0.0.1:8080")
+        #expect(HTTPGatewayCommand.publicURL(host: "::1", port: 8081) == "http://[::1]:8081")
         #expect(PublicQuery("page=99999999999").page > 1_000_000)
         #expect(PublicQuery("page=2.7").page == 2)
         #expect(PublicQuery("page=2&name=%20rick+sanchez%20&page=5&x").pairs.map(\.key) == ["page", "name", "x"])
