@@ -2,7 +2,7 @@
 # HTTPGateway, rnmctl).
 # The compose file picks the process with `command`. The five names are links to one multi-call
 # binary, `rnm` (Sources/rnm), so the image carries one copy of the Swift runtime, Foundation and
-# ICU instead of five: see "Image size" in README.md for what each step saved.
+# ICU instead of five: see "Image size" in docs/DEPLOY.md for what each step saved.
 
 FROM swift:6.3.1-bookworm AS build
 WORKDIR /src
@@ -13,8 +13,9 @@ COPY Sources ./Sources
 COPY Plugins ./Plugins
 COPY Tests ./Tests
 COPY Benchmarks ./Benchmarks
+# RNM_IMAGE=1: linked as Package.swift says for the image (lld, packed relocations, stripped).
 RUN mkdir -p /out/bin /out/completions \
-    && swift build -c release --static-swift-stdlib -Xlinker -s --product rnm \
+    && RNM_IMAGE=1 swift build -c release --static-swift-stdlib --product rnm \
     && cp "$(swift build -c release --show-bin-path)/rnm" /out/bin/ \
     && for program in Gateway CharacterService UniversityService HTTPGateway rnmctl; do ln -s rnm "/out/bin/$program"; done \
     && /out/bin/rnmctl --generate-completion-script bash > /out/completions/rnmctl.bash \
@@ -22,7 +23,8 @@ RUN mkdir -p /out/bin /out/completions \
     && /out/bin/rnmctl --generate-completion-script fish > /out/completions/rnmctl.fish
 
 FROM debian:bookworm-slim
-# Runtime libraries only: libcurl (URLSession), SQLite, CA certificates for HTTPS, and curl for the
+# Runtime libraries only: libcurl (URLSession's; the services open it as they make their URLSession,
+# rnmctl never does: Sources/CCurlOnDemand), SQLite, CA certificates for HTTPS, and curl for the
 # http service's healthcheck (the command a user types to try it). Logs are in UTC,
 # so no time zone data. apt's downloaded archives and package caches go in the same layer: the
 # debootstrap base has no docker-clean hook to remove them.

@@ -97,6 +97,7 @@ let package = Package(
         .target(
             name: "ServiceKit",
             dependencies: [
+                "CCurlOnDemand",
                 "Telemetry",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 "Messaging",
@@ -109,6 +110,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libcurl for URLSession, opened on its first call: see the file, and "libcurl" below.
+        .target(
+            name: "CCurlOnDemand", publicHeadersPath: ".",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "Gateway",
             dependencies: [
@@ -348,4 +353,30 @@ if Context.environment["RNM_WARNINGS_AS_ERRORS"] != nil {
     for target in package.targets where target.type != .plugin {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
     }
+}
+
+// libcurl: URLSession's, on Linux. No module names it in its link (`-disable-autolink-library`):
+// linked with the Swift runtime static (the image), CCurlOnDemand stands in for it and opens it
+// on the first call, so a program that never fetches from an upstream (rnmctl) does not load it
+// and its 30 libraries at start; linked dynamically, libFoundationNetworking.so brings it.
+for target in package.targets where target.type != .plugin && target.type != .system {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"], .when(platforms: [.linux]))
+        ]
+}
+
+// How the image links `rnm` (RNM_IMAGE=1, with `--static-swift-stdlib`: the Dockerfile and
+// scripts/bench), for rnmctl's start and the image's size (BENCHMARKS.md, session 17): lld with
+// relative relocations packed (DT_RELR, glibc 2.36: bookworm's), none of its own symbols in the
+// dynamic symbol table (the Swift runtime's static arguments export them all, which only a
+// debugger would read), and stripped.
+if Context.environment["RNM_IMAGE"] != nil, let rnm = package.targets.first(where: { $0.name == "rnm" }) {
+    rnm.linkerSettings = [
+        .unsafeFlags(
+            [
+                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+                "-Xlinker", "-s",
+            ], .when(platforms: [.linux]))
+    ]
 }

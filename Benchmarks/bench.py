@@ -405,6 +405,90 @@ def reference(binary, directory, connections, seconds, payload):
             "p99Us": float(fields["p99_us"]), "p999Us": float(fields["p999_us"])}
 
 
+def rnmctl_walls(binaries, runs, env, usage=None):
+    """`rnmctl characters show 1`, spawn to exit, for each binary in turn, the order reversed
+    every other run (the machine's drift falls on all alike); seconds, by binary. With `usage`
+    (a dict), each run's CPU seconds (user + system) and page faults are added to it too."""
+    walls = {binary: [] for binary in binaries}
+    quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
+    for run in range(runs):
+        for binary in binaries if run % 2 == 0 else binaries[::-1]:
+            started = time.perf_counter()
+            pid = os.posix_spawn(binary, [binary, "characters", "show", "1"], env, file_actions=quiet)
+            _, status, rusage = os.wait4(pid, 0)
+            walls[binary].append(time.perf_counter() - started)
+            if usage is not None:
+                usage.setdefault(binary, []).append((rusage.ru_utime + rusage.ru_stime, rusage.ru_minflt))
+            if os.waitstatus_to_exitcode(status) != 0:
+                raise SystemExit(f"{binary} characters show 1 failed: {os.waitstatus_to_exitcode(status)}")
+    return walls
+
+
+class Checks:
+    """The targets' rows: each with its goal (the open issue's) and its floor (the bar reached
+    before, or the goal itself): below the goal is "below goal", below the floor a REGRESSION."""
+
+    def __init__(self):
+        self.statuses = []
+        print("\n| target | measured | goal | floor | |")
+        print("| --- | ---: | ---: | ---: | --- |")
+
+    def check(self, what, value, at_least=None, at_most=None, unit="×", floor=None):
+        goal = at_least if at_least is not None else at_most
+        floor = goal if floor is None else floor
+        meets = (lambda bar: value >= bar) if at_least is not None else (lambda bar: value <= bar)
+        sign = "≥" if at_least is not None else "≤"
+        status = "ok" if meets(goal) else ("below goal" if meets(floor) else "REGRESSION")
+        digits = 2 if unit == "×" else 1
+        print(f"| {what} | {value:.{digits}f}{unit} | {sign} {goal:g}{unit} | {sign} {floor:g}{unit} | {status} |")
+        self.statuses.append(status)
+
+    def rnmctl(self, walls, dynamic, image):
+        """rnmctl's row: the image's form when given (the goal is the shipped command's), else
+        `swift build`'s."""
+        median = {binary: statistics.median(times) * 1000 for binary, times in walls.items()}
+        if image:
+            self.check(f"rnmctl characters show 1 as the image ships it (the multi-call rnm), median of "
+                       f"{len(walls[image])}, alternating (swift build's rnmctl {median[dynamic]:.1f} ms)",
+                       median[image], at_most=10, unit=" ms", floor=20)
+        else:
+            self.check(f"rnmctl characters show 1, median of {len(walls[dynamic])}", median[dynamic], at_most=10,
+                       unit=" ms", floor=20)
+
+    def exit_status(self):
+        # 1: something fell below its floor (a regression); 2: goals not yet reached, nothing lost.
+        if "REGRESSION" in self.statuses:
+            return 1
+        return 2 if "below goal" in self.statuses else 0
+
+
+def rnmctl_only(system, args):
+    """`--only rnmctl`: the three processes started once and warmed, then each rnmctl (the
+    `--rnmctl-also` ones too, e.g. an older build to compare with) alternating, and the row."""
+    usage = {}
+    try:
+        for role, executable in System.ROLES:
+            system.start(role, executable)
+        call(system.socket("gateway"), "characters.get", {"id": 1})
+        binaries = [os.path.join(args.bin, "rnmctl")] + ([args.image_rnmctl] if args.image_rnmctl else [])
+        walls = rnmctl_walls(binaries + args.rnmctl_also, args.rnmctl_runs, dict(system.env, NO_COLOR="1"), usage)
+    finally:
+        system.close()
+    print(f"\nrnmctl characters show 1: {args.rnmctl_runs} runs of each, alternating, {os.cpu_count()} cores, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}\n")
+    print("| rnmctl | wall, median | fastest | CPU, median | page faults |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for binary, times in walls.items():
+        cpu = statistics.median(used for used, _ in usage[binary]) * 1000
+        faults = statistics.median(faults for _, faults in usage[binary])
+        print(f"| {binary} | {statistics.median(times) * 1000:.1f} ms | {min(times) * 1000:.1f} ms | {cpu:.1f} ms "
+              f"| {faults:,.0f} |")
+    checks = Checks()
+    checks.rnmctl(walls, binaries[0], args.image_rnmctl)
+    print()
+    return checks.exit_status()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -413,12 +497,18 @@ def main():
     parser.add_argument("--rnmctl-runs", type=int, default=25)
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of every run, the C relay's included; figures are medians over them")
-    parser.add_argument("--static-rnmctl", help="rnmctl linked with --static-swift-stdlib (as the image links its programs)")
+    parser.add_argument("--image-rnmctl", help="rnmctl as the image ships it: a link named rnmctl to the multi-call "
+                        "rnm built as the Dockerfile builds it (RNM_IMAGE=1, --static-swift-stdlib)")
+    parser.add_argument("--only", choices=["rnmctl"], help="rnmctl: only its row (the processes started once, no load)")
+    parser.add_argument("--rnmctl-also", nargs="*", default=[], metavar="PATH",
+                        help="with --only rnmctl: more rnmctl binaries (or links named rnmctl) to alternate with")
     parser.add_argument("--no-fault-around", help="Benchmarks/Reference/no_fault_around.so: RSS again with the kernel's fault-around off")
     args = parser.parse_args()
     seconds = args.seconds
 
     system = System(args.bin)
+    if args.only == "rnmctl":
+        return rnmctl_only(system, args)
     rows = []
     try:
         ready = {role: [] for role, _ in System.ROLES}
@@ -512,17 +602,8 @@ def main():
         metrics_ratios = http_results.pop("metricsRatios", [])
         results.update(http_results)
 
-        env = dict(system.env, NO_COLOR="1")
-        def rnmctl_walls(binary):
-            walls = []
-            for _ in range(args.rnmctl_runs):
-                started = time.perf_counter()
-                subprocess.run([binary, "characters", "show", "1"], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-                walls.append(time.perf_counter() - started)
-            return walls
-        walls = rnmctl_walls(os.path.join(args.bin, "rnmctl"))
-        static_walls = rnmctl_walls(args.static_rnmctl) if args.static_rnmctl else None
+        rnmctl = [os.path.join(args.bin, "rnmctl")] + ([args.image_rnmctl] if args.image_rnmctl else [])
+        walls = rnmctl_walls(rnmctl, args.rnmctl_runs, dict(system.env, NO_COLOR="1"))
         memory = {role: memory_mb(system.processes[role].pid) for role, _ in System.ROLES}
         rss = {role: memory[role][0] for role, _ in System.ROLES}
         # The same processes again, each code page mapped only when touched: how much of the
@@ -550,21 +631,8 @@ def main():
         cells = [f"{r[key]:,.0f}" if r[key] == r[key] else "–" for key in ("p50Us", "p99Us", "p999Us")]
         print(f"| {label} | {r['perSecond']:,.0f} | {' | '.join(cells)} |")
 
-    median_wall = statistics.median(walls) * 1000
-    print("\n| target | measured | goal | floor | |")
-    print("| --- | ---: | ---: | ---: | --- |")
-    statuses = []
-    def check(what, value, at_least=None, at_most=None, unit="×", floor=None):
-        """One target: its goal (the open issue's), and its floor (the bar reached before, or
-        the goal itself): below the goal is "below goal", below the floor a REGRESSION."""
-        goal = at_least if at_least is not None else at_most
-        floor = goal if floor is None else floor
-        meets = (lambda bar: value >= bar) if at_least is not None else (lambda bar: value <= bar)
-        sign = "≥" if at_least is not None else "≤"
-        status = "ok" if meets(goal) else ("below goal" if meets(floor) else "REGRESSION")
-        digits = 2 if unit == "×" else 1
-        print(f"| {what} | {value:.{digits}f}{unit} | {sign} {goal:g}{unit} | {sign} {floor:g}{unit} | {status} |")
-        statuses.append(status)
+    checks = Checks()
+    check = checks.check
     # Goals: issue 40's where it set one (the Gateway ≥ 0.6× the relay, the front ≥ 1.0× nginx
     # proxy_cache and its p50 at one connection ≤ nginx's, rnmctl ≤ 10 ms, the deep query ≤
     # 50 ms); floors: the bars of issues 17, 18, 25 and 28 that were reached before.
@@ -581,12 +649,7 @@ def main():
     holed = holes["get via Gateway, 32 conns, upstream black-holed (stale at once)"]
     check(f"upstream black-holed: p99 of 32 conns of expired reads (the first read waited {first_wait:.1f} s)",
           holed['p99Us'] / 1000, at_most=50, unit=" ms")
-    if static_walls:
-        static_wall = statistics.median(static_walls) * 1000
-        check(f"rnmctl characters show 1, median of {len(static_walls)} (Swift runtime linked statically; dynamic {median_wall:.1f} ms)",
-              static_wall, at_most=10, unit=" ms", floor=20)
-    else:
-        check(f"rnmctl characters show 1, median of {len(walls)}", median_wall, at_most=10, unit=" ms", floor=20)
+    checks.rnmctl(walls, rnmctl[0], args.image_rnmctl)
     for role, executable in System.ROLES:
         times = ready[role]
         check(f"{executable} start to ready (median of 5; first {times[0] * 1000:.0f} ms)",
@@ -629,10 +692,7 @@ def main():
         check("web app: a characters page rendered from the cache (HTML of 20 cards), median of 30",
               app_page_ms, at_most=20, unit=" ms")
     print()
-    # 1: something fell below its floor (a regression); 2: goals not yet reached, nothing lost.
-    if "REGRESSION" in statuses:
-        return 1
-    return 2 if "below goal" in statuses else 0
+    return checks.exit_status()
 
 
 if __name__ == "__main__":

@@ -26,6 +26,15 @@ extension RPCClient {
     }
 }
 
+extension SerialRPCClient {
+    /// Connects to `service`'s socket at `socketPath`.
+    public static func connect(
+        socketPath: String, service: ServiceName, maxFrameBytes: Int = WireLimits.maxFrameBytes
+    ) throws -> SerialRPCClient {
+        try connect(socketPath: socketPath, service: service.rawValue, maxFrameBytes: maxFrameBytes)
+    }
+}
+
 extension ServiceName: CustomStringConvertible {
     public var description: String { rawValue }
 }

@@ -5,7 +5,7 @@ import NIOPosix
 /// Every request crosses between the two (a frame read on an event loop, served by a task, its
 /// reply written on an event loop); on one set of threads a crossing is a queue push instead of
 /// a wake-up of another thread, which was the largest single cost in the profiles
-/// (BENCHMARKS.md). Nothing in rnm blocks a thread in a task: SQLite runs on GRDB's queues and
+/// (BENCHMARKS.md). Nothing in a server blocks a thread in a task: SQLite runs on GRDB's queues and
 /// URLSession on its own.
 public enum EventLoopExecutor {
     /// Call first thing in `main`, on the main thread, once; false if it could not be done.

@@ -17,6 +17,12 @@ public struct RnmCtl: AsyncParsableCommand {
 
     public init() {}
 
+    /// ``main(arguments:)`` on the calling thread, the main thread of a `main.swift` without
+    /// `await` (see ``ThisThreadExecutor``); returns when the command is done.
+    public static func mainOnThisThread(arguments: [String]) {
+        ThisThreadExecutor.run { await main(arguments: arguments) }
+    }
+
     /// Global options may stand anywhere on the line (`rnmctl --json characters show 1`), a
     /// mistyped command gets a suggestion, and under `--json` even a usage error is JSON.
     ///

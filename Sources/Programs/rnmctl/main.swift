@@ -1,6 +1,5 @@
-// The rnmctl program; its code is the rnmctl library (Sources/rnmctl).
+// The rnmctl program; its code is the rnmctl library (Sources/rnmctl). No `await` here: the
+// command runs on this, the main thread (RnmCtl.mainOnThisThread).
 import rnmctl
 
-// `main(arguments:)`, not `main()`: in top-level code the latter resolves to ArgumentParser's
-// synchronous overload, which cannot run an async command.
-await RnmCtl.main(arguments: Array(CommandLine.arguments.dropFirst()))
+RnmCtl.mainOnThisThread(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -62,34 +62,36 @@ struct GlobalOptions: ParsableArguments {
     /// Connects to the Gateway, runs `body` under a trace id of its own (every request it sends
     /// carries it, and every process logs it: `--verbose` prints it), and turns any failure
     /// into a message and an exit code.
-    func withGateway<T: Sendable>(_ body: (RPCClient) async throws -> T) async throws -> T {
+    /// The connection is a ``SerialRPCClient``: rnmctl makes its calls one after the other, and
+    /// an event loop's threads and pipeline were a sixth of its start.
+    func withGateway<T: Sendable>(_ body: (SerialRPCClient) async throws -> T) async throws -> T {
         let trace = RequestTrace.newID()
         if verbose { Terminal.printError("trace \(trace)") }
         return try await RequestTrace.with(trace) { try await connected(body) }
     }
 
-    private func connected<T: Sendable>(_ body: (RPCClient) async throws -> T) async throws -> T {
-        let client: RPCClient
+    private func connected<T: Sendable>(_ body: (SerialRPCClient) async throws -> T) async throws -> T {
+        let client: SerialRPCClient
         do {
-            client = try await RPCClient.connect(socketPath: socketPath, service: .gateway)
+            client = try SerialRPCClient.connect(socketPath: socketPath, service: .gateway)
         } catch {
             throw CLIFailure.gatewayUnreachable(path: socketPath, reason: (error as? RPCError)?.message ?? "\(error)")
         }
         do {
             let value = try await body(client)
-            await client.close()
+            client.close()
             return value
         } catch var error as RPCError
             where error.code == .methodNotFound
             && RPCMethods.all.contains(where: { error.message.contains("\"\($0.name)\"") })
         {
-            await client.close()
+            client.close()
             // The Gateway answers every method of the route table: this socket is another
             // process's (a service's, given with --socket).
             error.message += "; is \(socketPath) the Gateway's socket? A service answers only its own methods"
             throw error
         } catch {
-            await client.close()
+            client.close()
             throw error
         }
     }

@@ -17,7 +17,8 @@ struct ProgressParams: Codable, Sendable {
 }
 
 /// Test methods: `echo` returns its params as they are; `sleep` waits then answers `value`;
-/// `hang` never answers; `progress` sends `steps` notifications; `boom` fails with a bug.
+/// `hang` never answers; `progress` sends `steps` notifications; `slow-progress` sends `value`
+/// of them, `ms` apart; `boom` fails with a bug.
 struct TestHandler: RPCHandler {
     struct Bug: Error {}
 
@@ -46,6 +47,13 @@ struct TestHandler: RPCHandler {
                 await context.progress(done: step, total: params.steps, message: "step \(step)")
             }
             return try JSONCoding.encode(ValueResult(value: params.steps))
+        case "slow-progress":
+            let params = try request.decodeParams(SleepParams.self)
+            for step in 1...params.value {
+                try await Task.sleep(for: .milliseconds(params.ms))
+                await context.progress(done: step, total: params.value, message: "step \(step)")
+            }
+            return try JSONCoding.encode(ValueResult(value: params.value))
         case "boom":
             throw Bug()
         default:
