@@ -60,8 +60,7 @@ extension RPCClient {
         for (id, request) in expired {
             cancelOnServer(id)
             let milliseconds = (request.timeout?.nanoseconds ?? 0) / 1_000_000
-            request.complete(
-                .failure(RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)))
+            request.complete(.failure(RPCError.timedOut(service, milliseconds: milliseconds)))
         }
     }
 }

@@ -105,9 +105,7 @@ public final class RPCClient: Sendable {
             if !channel.isActive { client.failAll(reason: "connection to \(service) at \(socketPath) closed") }
             return client
         } catch {
-            throw RPCError(
-                .serviceUnavailable, "cannot connect to \(service) at \(socketPath): \(Self.describe(error))",
-                service: service)
+            throw RPCError.cannotConnect(to: service, at: socketPath, reason: Self.describe(error))
         }
     }
 

@@ -49,9 +49,7 @@ public final class SerialRPCClient: RPCCaller {
             return SerialRPCClient(
                 descriptor: descriptor, service: service, socketPath: socketPath, maxFrameBytes: maxFrameBytes)
         } catch {
-            throw RPCError(
-                .serviceUnavailable, "cannot connect to \(service) at \(socketPath): \(error.reason)",
-                service: service)
+            throw RPCError.cannotConnect(to: service, at: socketPath, reason: error.reason)
         }
     }
 
@@ -124,7 +122,6 @@ public final class SerialRPCClient: RPCCaller {
 
     private func timedOut(_ timeout: Duration?) -> RPCError {
         let (seconds, attoseconds) = (timeout ?? .zero).components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)
+        return RPCError.timedOut(service, milliseconds: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 }
