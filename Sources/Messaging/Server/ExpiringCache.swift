@@ -59,7 +59,13 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
     /// Whether a value of `size` bytes under `key` is small enough to be kept (a quarter of the
     /// budget at most): ask before paying for what only a kept value needs (a gzipped copy, a tag).
     public func fits(_ size: Int, key: String) -> Bool {
-        maxBytes > 0 && size + key.utf8.count + 64 <= maxBytes / 4
+        maxBytes > 0 && Self.charged(size, key: key) <= maxBytes / 4
+    }
+
+    /// What a value of `size` bytes under `key` counts against the budget: its key and the
+    /// entry's bookkeeping too.
+    private static func charged(_ size: Int, key: String) -> Int {
+        size + key.utf8.count + 64
     }
 
     /// Keeps `value` for `key` until `expires`, unless it is over a quarter of the budget, or
@@ -69,7 +75,7 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
         generation: UInt64? = nil, now: ContinuousClock.Instant = .now
     ) {
         guard fits(size, key: key), expires > now else { return }
-        let size = size + key.utf8.count + 64
+        let size = Self.charged(size, key: key)
         let key = ExactText(key)
         state.withLock { state in
             if let generation, generation != state.generation { return }
