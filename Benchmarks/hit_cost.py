@@ -33,7 +33,10 @@ LAYERS = [
      "parse-error and connection-limit handlers, NIO's contexts)",
      ("HTTPConnectionStateHandler", "KeepAliveHandler", "ParseErrorBodyHandler", "ConnectionLimitHandler",
       "ChannelHandlerContextC5write", "invokeWrite", "invokeFlush")),
-    ("the hit's own work (lookup, headers, trace id, metrics)", ("MicroCacheFastPathC6answer",)),
+    ("the hit's own work (lookup, headers, trace id, metrics)",
+     ("MicroCacheFastPathC6answer", "MicroCacheHitHandlerC6answer")),
+    ("the head encoded (MicroCacheHitHandler.head)", ("MicroCacheHitHandlerC4head",)),
+    ("the request read from its bytes (RawRequestHead)", ("RawRequestHead", "MicroCacheHitHandler")),
     ("the request parsed (llhttp, HTTPDecoder) and passed up the handlers",
      ("llhttp", "HTTPDecoder", "ByteToMessage", "invokeChannelRead", "channelRead")),
 ]
@@ -88,6 +91,10 @@ def syscalls(url, pids, seconds, directory):
     return {name: count / requests for name, count in counts.most_common() if count / requests >= 0.01}
 
 
+# Each sample's leaf frame, for --top.
+LEAVES = collections.Counter()
+
+
 def layers(url, pid, seconds, directory):
     data = os.path.join(directory, "perf.data")
     perf = subprocess.Popen(["perf", "record", "-g", "-F", "999", "-p", str(pid), "-o", data],
@@ -103,6 +110,7 @@ def layers(url, pid, seconds, directory):
         if not frames:
             continue
         total += 1
+        LEAVES[frames[0].split(" ", 1)[-1]] += 1
         if "[kernel.kallsyms]" in frames[0]:
             shares["the kernel (read, writev, epoll_wait, TCP)"] += 1
             continue
@@ -124,6 +132,7 @@ def main():
     parser.add_argument("--bin", required=True)
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--top", type=int, default=0, help="also list the front's N leaf functions most sampled")
     args = parser.parse_args()
     for tool in ("wrk", "nginx", "strace", "perf"):
         if not shutil.which(tool):
@@ -162,6 +171,10 @@ def main():
         print("| --- | ---: |")
         for name, count in shares.most_common():
             print(f"| {name} | {100 * count / total:.0f}% |")
+        if args.top:
+            print(f"\nthe front's {args.top} leaf functions most sampled:")
+            for leaf, count in LEAVES.most_common(args.top):
+                print(f"{100 * count / total:5.1f}%  {leaf[:150]}")
     finally:
         for process in (front, nginx):
             if process:

@@ -15,6 +15,8 @@ final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandl
     private var admitted: String?
     /// Why this connection is refused, when it is.
     private var refusal: String?
+    /// Whether this connection is refused (decided when it became active).
+    var isRefused: Bool { refusal != nil }
     /// Whether the refusal was sent.
     private var answered = false
     private var decided = false

@@ -7,7 +7,10 @@ import Telemetry
 /// Answers a `GET` or `HEAD` whose answer the micro-cache holds (``ResponseCache``) where the
 /// request is read, on the connection's event loop: no task, no router, no middleware chain,
 /// no copy of the body (issue 28, "a micro-cache hit should cost about what nginx's cache hit
-/// costs"). Everything else goes on to Hummingbird, unchanged.
+/// costs"). Everything else goes on to Hummingbird, unchanged. Most hits are answered before
+/// this, from the request's bytes (``MicroCacheHitHandler``, issue 40); this one answers those
+/// that one leaves to Hummingbird's side: with a `Connection` field, HTTP/1.0, pipelined behind
+/// a request still being answered, or while the channel is not writable.
 ///
 /// It sits after Hummingbird's connection state handler (installed there by
 /// ``MicroCacheFastPathInstaller``), so that keep-alive, `Connection: close` and the idle

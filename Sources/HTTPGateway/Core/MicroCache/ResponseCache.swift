@@ -28,46 +28,74 @@ struct ResponseCache: Sendable {
         /// that a compressed hit costs no compression.
         var gzipped: ByteBuffer?
 
+        /// How this answer repeats to one request: `304` for a matching `If-None-Match`, the
+        /// headers alone (with the length) for `HEAD`, the compressed copy for a client that takes
+        /// gzip.
+        struct Hit {
+            var status: HTTPResponse.Status
+            /// Whether the compressed copy is the one sent.
+            var gzip: Bool
+            /// The tag of the representation sent.
+            var etag: String
+            /// The representation's length.
+            var length: Int
+            /// What is sent after the head (nil for `304` and `HEAD`).
+            var body: ByteBuffer?
+        }
+
+        /// How this answer repeats to a `GET` or `HEAD` with these two request fields. Every way a
+        /// hit is served asks this, then writes its fields with ``writeFields(of:storedAt:now:into:)``.
+        func hit(_ method: HTTPRequest.Method, acceptEncoding: String?, ifNoneMatch: String?) -> Hit {
+            let gzip = gzipped != nil && AcceptEncoding.takesGzip(acceptEncoding)
+            let representation = gzip ? gzipped ?? body : body
+            let tag = gzip ? ETag.gzipped(etag) : etag
+            if let tags = ifNoneMatch, ETag.matches(tags, tag) {
+                return Hit(status: .notModified, gzip: gzip, etag: tag, length: representation.readableBytes, body: nil)
+            }
+            return Hit(
+                status: .ok, gzip: gzip, etag: tag, length: representation.readableBytes,
+                body: method == .head ? nil : representation)
+        }
+
+        /// The fields of `hit` at `now`, in the order sent: the type, `Cache-Status: rnm; hit`, the
+        /// `Age` grown by the time kept, the tag, `Cache-Control`, `Vary` for both representations
+        /// when there is a compressed copy, `Content-Encoding`, and the length (not on a `304`).
+        /// Written once, for both sinks: `HTTPFields`, and the head's bytes (``HTTPHeadWriter``).
+        func writeFields<Fields: AnswerFields>(
+            of hit: Hit, storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant, into fields: inout Fields
+        ) {
+            let elapsed = Int((now - storedAt).components.seconds)
+            fields.add(.contentType, contentType)
+            fields.add(PublicResponse.cacheStatus, "rnm; hit")
+            fields.add(.age, String(age + elapsed))
+            fields.add(.eTag, hit.etag)
+            if let cacheControl { fields.add(.cacheControl, cacheControl) }
+            if gzipped != nil { fields.add(.vary, "Accept-Encoding") }
+            if hit.gzip { fields.add(.contentEncoding, "gzip") }
+            if hit.status != .notModified { fields.add(.contentLength, String(hit.length)) }
+        }
+
         /// The bytes and headers to send a client that takes gzip or not (`Vary` for both
-        /// when there is a compressed copy).
+        /// when there is a compressed copy): a hit's, to a `GET` without conditions.
         func representation(
             gzip: Bool, storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant
         ) -> (body: ByteBuffer, headers: HTTPFields) {
-            var headers = headers(storedAt: storedAt, now: now)
-            guard let gzipped else { return (body, headers) }
-            headers[.vary] = "Accept-Encoding"
-            guard gzip else { return (body, headers) }
-            headers[.contentEncoding] = "gzip"
-            headers[.eTag] = ETag.gzipped(etag)
-            return (gzipped, headers)
+            let hit = hit(.get, acceptEncoding: gzip ? "gzip" : nil, ifNoneMatch: nil)
+            var headers = HTTPFields()
+            writeFields(of: hit, storedAt: storedAt, now: now, into: &headers)
+            return (hit.body ?? body, headers)
         }
 
-        /// This answer to a `GET` or `HEAD` with `request`'s headers, repeated at `now`: `304` and
-        /// no body for a matching `If-None-Match`, the headers alone (with the length) for `HEAD`,
-        /// the compressed copy for a client that takes gzip. Both ways a hit is served use it.
+        /// This answer to a `GET` or `HEAD` with `request`'s headers, repeated at `now`, as
+        /// ``hit(_:acceptEncoding:ifNoneMatch:)`` decides.
         func answer(
             _ method: HTTPRequest.Method, headers request: HTTPFields, storedAt: ContinuousClock.Instant,
             now: ContinuousClock.Instant
         ) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?) {
-            var (body, headers) = representation(
-                gzip: AcceptEncoding.takesGzip(request[.acceptEncoding]), storedAt: storedAt, now: now)
-            if let tags = request[.ifNoneMatch], ETag.matches(tags, headers[.eTag] ?? "") {
-                return (.notModified, headers, nil)
-            }
-            headers[.contentLength] = String(body.readableBytes)
-            return (.ok, headers, method == .head ? nil : body)
-        }
-
-        /// The headers of this answer repeated at `now`: its type, `Cache-Status: rnm; hit`,
-        /// and its `Age` grown by the time it was kept.
-        func headers(storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant = .now) -> HTTPFields {
-            let elapsed = Int((now - storedAt).components.seconds)
-            var headers: HTTPFields = [
-                .contentType: contentType, PublicResponse.cacheStatus: "rnm; hit", .age: String(age + elapsed),
-                .eTag: etag,
-            ]
-            if let cacheControl { headers[.cacheControl] = cacheControl }
-            return headers
+            let hit = hit(method, acceptEncoding: request[.acceptEncoding], ifNoneMatch: request[.ifNoneMatch])
+            var headers = HTTPFields()
+            writeFields(of: hit, storedAt: storedAt, now: now, into: &headers)
+            return (hit.status, headers, hit.body)
         }
     }
 

@@ -129,14 +129,25 @@ enum HTTPGatewayApp {
         instruments.onCollect { connections.record(gate.openConnections) }
         let sendTimeout = TimeAmount(configuration.sendTimeout)
         let sendTimeouts = RnmMetrics.httpSendTimeouts.counter(in: instruments)
+        // A head held whole before it is passed on: the longest a plain GET can be.
+        let maxHeadBytes = configuration.maxHeaderBytes + configuration.maxURLBytes + 64
+        let idleTimeout = configuration.idleTimeout
+        let makeHits: @Sendable () -> MicroCacheHitHandler = {
+            MicroCacheHitHandler(
+                cache: cache, metrics: httpMetrics, drain: drain, maxHeadBytes: maxHeadBytes, idleTimeout: idleTimeout)
+        }
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
                 ConnectionLimitHandler(gate: gate), SendTimeoutHandler(timeout: sendTimeout, closed: sendTimeouts),
                 ParseErrorBodyHandler(maxHeaderBytes: configuration.maxHeaderBytes),
-                // Micro-cache hits answered where they are read (issue 28).
-                MicroCacheFastPathInstaller(drain: drain) { MicroCacheFastPath(cache: cache, metrics: httpMetrics) },
+                // Micro-cache hits answered from the request's bytes (issue 40), or where they are
+                // read when they must go through Hummingbird's side (issue 28).
+                MicroCacheFastPathInstaller(drain: drain, hits: makeHits) {
+                    MicroCacheFastPath(cache: cache, metrics: httpMetrics)
+                },
             ],
-            idleTimeout: TimeAmount(configuration.idleTimeout),
+            // Kept by ``MicroCacheHitHandler``, which answers requests Hummingbird does not see.
+            idleTimeout: nil,
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes)
         )

@@ -1,0 +1,210 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
+@testable import HTTPGateway
+import TestSupport
+import Testing
+
+/// Issue 40: micro-cache hits answered from the request's bytes (``MicroCacheHitHandler``). What
+/// a client sees must be what Hummingbird's path gives, in order, with the same idle timeout.
+@Suite("HTTPGateway: hits answered from the request's bytes", .serialized, .cleansUp)
+struct MicroCacheHitHandlerTests {
+    @Test("a hit from the bytes has the head Hummingbird's path gives the same request, field for field")
+    func sameHead() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) { $0.cacheTTL = .seconds(60) }
+            for _ in 0..<2 { _ = try await http.get("/api/character/?page=2") }
+            let port = http.port
+            for extra in ["", "Accept-Encoding: gzip\r\n", "If-None-Match: W/\"x\"\r\n"] {
+                // The same request, and again with a `Connection` field (which the bytes' reader
+                // leaves to Hummingbird's side, where ``MicroCacheFastPath`` answers it).
+                let request = "GET /api/character/?page=2 HTTP/1.1\r\nHost: a\r\n\(extra)"
+                let answers = try #require(
+                    await onOwnThread {
+                        WireClient(port: port)?.exchange(
+                            request + "\r\n" + request + "Connection: keep-alive\r\n\r\n", answers: 2)
+                    })
+                try #require(answers.count == 2)
+                let (raw, routed) = (answers[0], answers[1])
+                #expect(raw.status == 200 && raw.fields["cache-status"] == "rnm; hit", "\(raw.fields)")
+                #expect(raw.comparable == routed.comparable, "\(extra)")
+                #expect(raw.body == routed.body && !raw.body.isEmpty)
+                #expect(raw.fields["date"] != nil && raw.fields["traceparent"] != routed.fields["traceparent"])
+            }
+            try await http.server.stop()
+        }
+    }
+
+    @Test("pipelined behind a miss the upstream takes 300 ms to answer: hits wait their turn, each its own body")
+    func pipelinedBehindMiss() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) { $0.cacheTTL = .seconds(60) }
+            for id in [1, 2] { for _ in 0..<2 { _ = try await http.get("/api/character/\(id)") } }
+            system.characterUpstream.latency = .milliseconds(300)
+            let port = http.port
+            let requests = [1, 7, 2, 1].map { "GET /api/character/\($0) HTTP/1.1\r\nHost: a\r\n\r\n" }.joined()
+            let answers = await onOwnThread { WireClient(port: port)?.exchange(requests, answers: 4) ?? [] }
+            #expect(answers.map(\.status) == [200, 200, 200, 200])
+            let ids = answers.map { String(decoding: $0.body, as: UTF8.self).prefix(12) }
+            #expect(ids == ["{\"id\":1,\"nam", "{\"id\":7,\"nam", "{\"id\":2,\"nam", "{\"id\":1,\"nam"], "\(ids)")
+            #expect(
+                answers[1].fields["cache-status"]?.contains("miss") == true
+                    && answers[2].fields["cache-status"] == "rnm; hit")
+            try await http.server.stop()
+        }
+    }
+
+    @Test(
+        """
+        the idle timeout (500 ms): hits every 100 ms keep a connection for 1.5 s; silence closes it; so does a head \
+        trickled a byte at a time
+        """
+    )
+    func idleTimeout() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) {
+                $0.cacheTTL = .seconds(60); $0.idleTimeout = .milliseconds(500)
+            }
+            for _ in 0..<2 { _ = try await http.get("/api/character/3") }
+            let port = http.port
+            let outcome = await onOwnThread { () -> (answered: Int, closedAfter: Duration?, trickled: Int?) in
+                guard let client = WireClient(port: port) else { return (0, nil, nil) }
+                var answered = 0
+                for index in 0..<15 {
+                    if index > 0 { usleep(100_000) }
+                    let answer = client.exchange("GET /api/character/3 HTTP/1.1\r\nHost: a\r\n\r\n", answers: 1)
+                    guard answer.first?.status == 200 else { break }
+                    answered += 1
+                }
+                let closedAfter = client.closedWithin(.seconds(10))
+                // A head a byte every 150 ms: never whole within the timeout, so never active.
+                guard let slow = WireClient(port: port) else { return (answered, closedAfter, nil) }
+                var sent = 0
+                for byte in Array(
+                    "GET /api/character/3 HTTP/1.1\r\nHost: a\r\nX-Slow: 01234567890123456789\r\n\r\n".utf8)
+                {
+                    guard slow.send([byte]) else { break }
+                    sent += 1
+                    usleep(150_000)
+                }
+                return (answered, closedAfter, sent)
+            }
+            #expect(outcome.answered == 15, "every hit answered on the one connection")
+            let closedAfter = try #require(outcome.closedAfter, "closed once silent")
+            #expect(closedAfter >= .milliseconds(400) && closedAfter < .seconds(5), "\(closedAfter)")
+            let trickled = try #require(outcome.trickled)
+            #expect(trickled < 20, "the trickled head's connection closed after \(trickled) bytes")
+            try await http.server.stop()
+        }
+    }
+}
+
+/// One blocking HTTP/1.1 connection to the front on 127.0.0.1, for the tests above: sends bytes
+/// as they are and reads answers framed by their `Content-Length`. On a thread of its own.
+final class WireClient {
+    struct Answer {
+        var status: Int
+        /// Names lowercased; values as sent.
+        var fields: [String: String]
+        var names: [String]
+        var body: [UInt8]
+
+        /// The head but the fields that differ per answer (its time and trace).
+        var comparable: [String] {
+            names.filter { !["date", "traceparent"].contains($0.lowercased()) }.map {
+                "\($0): \(fields[$0.lowercased()] ?? "")"
+            }
+        }
+    }
+
+    private let fd: Int32
+    private var received: [UInt8] = []
+
+    init?(port: Int) {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if !connected {
+            close(fd)
+            return nil
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Sends `text`, then reads `answers` answers (fewer if the connection ends or 10 s pass).
+    func exchange(_ text: String, answers count: Int) -> [Answer] {
+        guard send(Array(text.utf8)) else { return [] }
+        var answers: [Answer] = []
+        while answers.count < count, let answer = nextAnswer() { answers.append(answer) }
+        return answers
+    }
+
+    /// How long until the server closes the connection, if it does within `limit`.
+    func closedWithin(_ limit: Duration) -> Duration? {
+        let start = ContinuousClock.now
+        var byte: UInt8 = 0
+        while ContinuousClock.now - start < limit {
+            let count = read(fd, &byte, 1)
+            if count == 0 { return ContinuousClock.now - start }
+            if count < 0, errno != EAGAIN, errno != EINTR { return ContinuousClock.now - start }
+        }
+        return nil
+    }
+
+    private func nextAnswer() -> Answer? {
+        let end = Array("\r\n\r\n".utf8)
+        var headEnd: Int?
+        while headEnd == nil {
+            if let found = (0..<max(0, received.count - 3)).first(where: { received[$0..<$0 + 4].elementsEqual(end) }) {
+                headEnd = found
+            } else if !fill() {
+                return nil
+            }
+        }
+        guard let headEnd else { return nil }
+        let lines = String(decoding: received[..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = Int(lines[0].dropFirst(9).prefix(3)) ?? 0
+        var fields: [String: String] = [:]
+        var names: [String] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = String(line[..<colon])
+            names.append(name)
+            fields[name.lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = status == 304 ? 0 : Int(fields["content-length"] ?? "0") ?? 0
+        while received.count < headEnd + 4 + length { guard fill() else { return nil } }
+        let body = Array(received[(headEnd + 4)..<(headEnd + 4 + length)])
+        received.removeFirst(headEnd + 4 + length)
+        return Answer(status: status, fields: fields, names: names, body: body)
+    }
+
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        received += chunk[0..<count]
+        return true
+    }
+}
