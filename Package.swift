@@ -258,7 +258,10 @@ let package = Package(
         .executableTarget(name: "RnmTestUpstream", dependencies: ["TestSupport"], path: "Tests/TestUpstreamProgram"),
         .testTarget(
             name: "TelemetryTests",
-            dependencies: [.product(name: "Logging", package: "swift-log"), "Telemetry", "TestSupport"]
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"), "Telemetry", "TestSupport",
+            ]
         ),
         // The libraries' own tests, each target depending on the library it tests (and on TestSupport
         // for its waits, ServiceKit's).

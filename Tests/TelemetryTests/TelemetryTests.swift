@@ -3,6 +3,7 @@ import Logging
 import Telemetry
 import TestSupport
 import Testing
+import W3CTraceContext
 
 @Suite("Telemetry")
 struct TelemetryTests {
@@ -63,6 +64,24 @@ struct TelemetryTests {
         for bad in ["", "00-\(id)", "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "garbage"] {
             let fresh = RequestTrace.continuing(traceparent: bad)
             #expect(fresh.traceID != id && RequestTrace.isValid(fresh.traceID), "\(bad)")
+        }
+        // The common shape is continued without the library; every other left to it: the same
+        // decisions either way.
+        for flags in ["00", "01", "03"] {
+            let header = RequestTrace.traceparent(continuing: "00-\(id)-00f067aa0ba902b7-\(flags)")
+            #expect(header.count == 55 && header.hasPrefix("00-\(id)-") && header.hasSuffix("-\(flags)"), "\(header)")
+            #expect(!header.contains("00f067aa0ba902b7"))
+        }
+        for other in [
+            "00-\(id.uppercased())-00f067aa0ba902b7-01", "00-\(id)-0000000000000000-01",
+            "01-\(id)-00f067aa0ba902b7-01-x",
+            "00-\(id)-00f067aa0ba902b7-01 ", "00_\(id)-00f067aa0ba902b7-01",
+        ] {
+            let header = RequestTrace.traceparent(continuing: other)
+            let library = (try? TraceContext(traceParentHeaderValue: other))?.traceID.description
+            let traceID = String(header.dropFirst(3).prefix(32))
+            #expect(library.map { traceID == $0 } ?? (traceID != id), "\(other) → \(header)")
+            #expect(header.count == 55 && RequestTrace.isValid(header.dropFirst(3).prefix(32)), "\(other) → \(header)")
         }
         #expect(!RequestTrace.isValid(id.uppercased()))
         #expect(!RequestTrace.isValid(String(repeating: "0", count: 32)))

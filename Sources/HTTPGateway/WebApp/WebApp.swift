@@ -26,8 +26,8 @@ struct WebApp: Sendable {
         // Bytes, not `lowercased()`: this runs for every request the HTTP front answers.
         let bytes = path.utf8
         guard bytes.count >= 4, bytes.first == UInt8(ascii: "/") else { return path == "/" }
-        let prefix = bytes.dropFirst().prefix(3).map { $0 | 0x20 }
-        return prefix == Array("app".utf8) && (bytes.count == 4 || bytes.dropFirst(4).first == UInt8(ascii: "/"))
+        return bytes.dropFirst().prefix(3).elementsEqual("app".utf8) { $0 | 0x20 == $1 }
+            && (bytes.count == 4 || bytes.dropFirst(4).first == UInt8(ascii: "/"))
     }
 
     /// The paths that take `POST` (the app's writes, ``WebRoute``).

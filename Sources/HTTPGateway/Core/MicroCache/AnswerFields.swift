@@ -21,8 +21,9 @@ extension HTTPFields: AnswerFields {
 struct HTTPHeadWriter: AnswerFields {
     private(set) var buffer: ByteBuffer
 
-    init(status: HTTPResponse.Status, allocator: ByteBufferAllocator) {
-        buffer = allocator.buffer(capacity: 512)
+    /// A head for `status`, with room for `extra` bytes after it (a body sent in the same buffer).
+    init(status: HTTPResponse.Status, allocator: ByteBufferAllocator, extra: Int = 0) {
+        buffer = allocator.buffer(capacity: 512 + extra)
         buffer.writeStaticString("HTTP/1.1 ")
         buffer.writeString(String(status.code))
         buffer.writeStaticString(" ")
