@@ -132,13 +132,15 @@ def main():
     parser.add_argument("--bin", required=True)
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--before", metavar="PATH",
+                        help="another HTTPGateway binary (an earlier build) measured in the same rounds")
     parser.add_argument("--top", type=int, default=0, help="also list the front's N leaf functions most sampled")
     args = parser.parse_args()
     for tool in ("wrk", "nginx", "strace", "perf"):
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is needed (apt-get install wrk nginx-light strace linux-perf)")
     system = System(args.bin)
-    front = nginx = None
+    front = nginx = before = None
     directory = tempfile.mkdtemp(prefix="rnm-hit-")
     try:
         stack, _ = start_stack(system)
@@ -149,6 +151,9 @@ def main():
         nginx, nginx_url = start_nginx(system, loops, [32], 4096)
         servers = {"HTTPGateway": (front_url + "/api/character/1", lambda: [front.pid]),
                    "nginx proxy_cache": (nginx_url + "/api/character/1", lambda: children(nginx.pid))}
+        if args.before:
+            before, before_url = start_front(system, {}, binary=args.before)
+            servers[f"HTTPGateway before ({args.before})"] = (before_url + "/api/character/1", lambda: [before.pid])
         runs = {name: [] for name in servers}
         for round in range(args.rounds):
             for name in list(servers)[::1 if round % 2 == 0 else -1]:
@@ -156,15 +161,17 @@ def main():
                 runs[name].append(measured_run(url, pids(), args.seconds))
         print(f"GET /api/character/1 from memory, wrk -t1 -c32, {args.rounds} rounds of {args.seconds:g} s "
               f"(medians); nginx with {loops} workers, the front's event loops")
-        print("| server | requests/s | CPU per request | user | kernel | syscalls per request |")
-        print("| --- | ---: | ---: | ---: | ---: | --- |")
+        print("| server | requests/s | ÷ nginx (rounds) | CPU per request | user | kernel | syscalls per request |")
+        print("| --- | ---: | --- | ---: | ---: | ---: | --- |")
         for name, (url, pids) in servers.items():
             rate = statistics.median(r[0] for r in runs[name])
+            ratios = [mine[0] / theirs[0] for mine, theirs in zip(runs[name], runs["nginx proxy_cache"])]
+            ratio = f"{statistics.median(ratios):.2f}× ({', '.join(f'{r:.2f}' for r in ratios)})"
             user = statistics.median(r[1] for r in runs[name])
             kernel = statistics.median(r[2] for r in runs[name])
             calls = syscalls(url, pids(), 2, directory)
             listed = ", ".join(f"{call} {count:.2f}" for call, count in calls.items())
-            print(f"| {name} | {rate:,.0f} | {user + kernel:.1f} µs | {user:.1f} µs | {kernel:.1f} µs | {listed} |")
+            print(f"| {name} | {rate:,.0f} | {ratio} | {user + kernel:.1f} µs | {user:.1f} µs | {kernel:.1f} µs | {listed} |")
         total, shares = layers(servers["HTTPGateway"][0], front.pid, args.seconds, directory)
         print(f"\nwhere the HTTPGateway's CPU goes per hit ({total} perf samples):")
         print("| layer | share |")
@@ -176,7 +183,7 @@ def main():
             for leaf, count in LEAVES.most_common(args.top):
                 print(f"{100 * count / total:5.1f}%  {leaf[:150]}")
     finally:
-        for process in (front, nginx):
+        for process in (front, nginx, before):
             if process:
                 process.terminate()
                 process.wait(10)

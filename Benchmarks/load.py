@@ -90,10 +90,11 @@ def wait_for(url, deadline=20):
             time.sleep(0.02)
 
 
-def start_front(system, caps):
+def start_front(system, caps, binary=None):
+    """The HTTP front (`binary`, or the system's own build's) in front of the system's Gateway."""
     port = free_port()
     env = dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}", RNM_PUBLIC_URL=f"http://127.0.0.1:{port}", **caps)
-    process = subprocess.Popen([os.path.join(system.bin, "HTTPGateway")], env=env,
+    process = subprocess.Popen([binary or os.path.join(system.bin, "HTTPGateway")], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for(f"http://127.0.0.1:{port}/api/character/1")
     return process, f"http://127.0.0.1:{port}"

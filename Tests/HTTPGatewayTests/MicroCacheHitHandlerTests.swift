@@ -17,21 +17,28 @@ struct MicroCacheHitHandlerTests {
                 gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
             ) { $0.cacheTTL = .seconds(60) }
             for _ in 0..<2 { _ = try await http.get("/api/character/?page=2") }
+            let tag = try #require(try await http.get("/api/character/?page=2").header("etag"))
             let port = http.port
-            for extra in ["", "Accept-Encoding: gzip\r\n", "If-None-Match: W/\"x\"\r\n"] {
+            let cases = [
+                ("GET", "", 200), ("GET", "Accept-Encoding: gzip\r\n", 200), ("GET", "If-None-Match: W/\"x\"\r\n", 200),
+                ("GET", "If-None-Match: \(tag)\r\n", 304), ("HEAD", "", 200),
+                ("HEAD", "Accept-Encoding: gzip\r\n", 200),
+            ]
+            for (method, extra, status) in cases {
                 // The same request, and again with a `Connection` field (which the bytes' reader
                 // leaves to Hummingbird's side, where ``MicroCacheFastPath`` answers it).
-                let request = "GET /api/character/?page=2 HTTP/1.1\r\nHost: a\r\n\(extra)"
+                let request = "\(method) /api/character/?page=2 HTTP/1.1\r\nHost: a\r\n\(extra)"
                 let answers = try #require(
                     await onOwnThread {
                         WireClient(port: port)?.exchange(
-                            request + "\r\n" + request + "Connection: keep-alive\r\n\r\n", answers: 2)
+                            request + "\r\n" + request + "Connection: keep-alive\r\n\r\n", answers: 2,
+                            bodies: method == "GET")
                     })
                 try #require(answers.count == 2)
                 let (raw, routed) = (answers[0], answers[1])
-                #expect(raw.status == 200 && raw.fields["cache-status"] == "rnm; hit", "\(raw.fields)")
-                #expect(raw.comparable == routed.comparable, "\(extra)")
-                #expect(raw.body == routed.body && !raw.body.isEmpty)
+                #expect(raw.status == status && raw.fields["cache-status"] == "rnm; hit", "\(method) \(raw.fields)")
+                #expect(raw.comparable == routed.comparable, "\(method) \(extra)")
+                #expect(raw.body == routed.body && raw.body.isEmpty == (method == "HEAD" || status == 304))
                 #expect(raw.fields["date"] != nil && raw.fields["traceparent"] != routed.fields["traceparent"])
             }
             try await http.server.stop()
@@ -153,10 +160,10 @@ final class WireClient {
     }
 
     /// Sends `text`, then reads `answers` answers (fewer if the connection ends or 10 s pass).
-    func exchange(_ text: String, answers count: Int) -> [Answer] {
+    func exchange(_ text: String, answers count: Int, bodies: Bool = true) -> [Answer] {
         guard send(Array(text.utf8)) else { return [] }
         var answers: [Answer] = []
-        while answers.count < count, let answer = nextAnswer() { answers.append(answer) }
+        while answers.count < count, let answer = nextAnswer(body: bodies) { answers.append(answer) }
         return answers
     }
 
@@ -172,7 +179,8 @@ final class WireClient {
         return nil
     }
 
-    private func nextAnswer() -> Answer? {
+    /// The next answer; `body` false for the answer to a `HEAD` (its length, and no body).
+    private func nextAnswer(body hasBody: Bool) -> Answer? {
         let end = Array("\r\n\r\n".utf8)
         var headEnd: Int?
         while headEnd == nil {
@@ -193,7 +201,7 @@ final class WireClient {
             names.append(name)
             fields[name.lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let length = status == 304 ? 0 : Int(fields["content-length"] ?? "0") ?? 0
+        let length = status == 304 || !hasBody ? 0 : Int(fields["content-length"] ?? "0") ?? 0
         while received.count < headEnd + 4 + length { guard fill() else { return nil } }
         let body = Array(received[(headEnd + 4)..<(headEnd + 4 + length)])
         received.removeFirst(headEnd + 4 + length)
