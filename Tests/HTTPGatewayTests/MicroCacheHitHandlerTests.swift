@@ -113,6 +113,79 @@ struct MicroCacheHitHandlerTests {
     }
 }
 
+/// What the bytes' reader must not answer although the micro-cache holds the path: what
+/// Hummingbird's side refuses (review of issue 40).
+@Suite("HTTPGateway: refusals kept ahead of hits from the bytes", .serialized, .cleansUp)
+struct MicroCacheHitRefusalTests {
+    @Test("a connection over RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT is answered 503 for a cached path too, not the hit")
+    func refusedConnection() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) {
+                $0.cacheTTL = .seconds(60); $0.maxConnectionsPerClient = 1
+            }
+            // Kept from another address: 127.0.0.1's one slot is the first client's below.
+            for _ in 0..<2 { _ = try await http.get("/api/character/1", from: "127.0.0.2") }
+            let port = http.port
+            let answers = await onOwnThread { () -> [WireClient.Answer] in
+                let request = "GET /api/character/1 HTTP/1.1\r\nHost: a\r\n\r\n"
+                guard let admitted = WireClient(port: port) else { return [] }
+                return withExtendedLifetime(admitted) {
+                    // Answered, so admitted (and its slot held) before the second connects.
+                    let first = admitted.exchange(request, answers: 1)
+                    guard let refused = WireClient(port: port) else { return first }
+                    return first + refused.exchange(request + request, answers: 2)
+                }
+            }
+            #expect(answers.map(\.status) == [200, 503], "\(answers.map(\.status))")
+            if answers.count > 1 {
+                #expect(
+                    String(decoding: answers[1].body, as: UTF8.self).contains("RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT"))
+            }
+            try await http.server.stop()
+        }
+    }
+
+    @Test(
+        """
+        a head NIO's decoder refuses (over RNM_HTTP_MAX_HEADER_BYTES, or over its 1000 fields) is answered 431 for \
+        a cached path too, as Hummingbird's side answers it
+        """
+    )
+    func headsOverTheDecodersLimits() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) {
+                $0.cacheTTL = .seconds(60); $0.maxHeaderBytes = 8192
+            }
+            for _ in 0..<2 { _ = try await http.get("/api/character/1") }
+            let port = http.port
+            let padded = "X-Padding: \(String(repeating: "a", count: 9000))\r\n"
+            let many = String(repeating: "a: b\r\n", count: 1001)
+            for (name, extra) in [("9000 bytes", padded), ("1001 fields", many)] {
+                let request = "GET /api/character/1 HTTP/1.1\r\nHost: a\r\n\(extra)"
+                // As the bytes' reader would answer it, and with a `Connection` field (which it
+                // leaves to Hummingbird's side): the same refusal.
+                let statuses = await onOwnThread { () -> [Int] in
+                    ["", "Connection: keep-alive\r\n"].map { field in
+                        WireClient(port: port)?.exchange(request + field + "\r\n", answers: 1).first?.status ?? 0
+                    }
+                }
+                #expect(statuses == [431, 431], "\(name): \(statuses)")
+            }
+            // Under the limits, the same path is still a hit.
+            let plain = await onOwnThread {
+                WireClient(port: port)?.exchange("GET /api/character/1 HTTP/1.1\r\nHost: a\r\n\r\n", answers: 1)
+                    .first
+            }
+            #expect(plain?.status == 200 && plain?.fields["cache-status"] == "rnm; hit")
+            try await http.server.stop()
+        }
+    }
+}
+
 /// One blocking HTTP/1.1 connection to the front on 127.0.0.1, for the tests above: sends bytes
 /// as they are and reads answers framed by their `Content-Length`. On a thread of its own.
 final class WireClient {

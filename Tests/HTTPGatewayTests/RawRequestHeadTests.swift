@@ -52,6 +52,15 @@ struct RawRequestHeadTests {
         }
     }
 
+    @Test("framed but not a hit: more fields than a hit has (NIO's decoder counts them against its limit)")
+    func manyFields() {
+        let head = { (count: Int) in "GET /a HTTP/1.1\r\n" + String(repeating: "a: b\r\n", count: count) + "\r\n" }
+        #expect(
+            Self.read(head(100))
+                == .framed(length: head(100).utf8.count, bodyLength: 0, hit: .init(method: .get, target: "/a")))
+        #expect(Self.read(head(101)) == .framed(length: head(101).utf8.count, bodyLength: 0, hit: nil))
+    }
+
     @Test("left to NIO's decoder: chunked, a bare LF, a folded line, control bytes, other versions, bad lengths")
     func unframed() {
         for text in [

@@ -8,7 +8,10 @@ import NIOHTTPTypesHTTP1
 /// and ``MicroCacheFastPath`` after Hummingbird's connection state handler, which is added after
 /// the handlers a configuration may give: this one is among those, and puts it there at the
 /// connection's first read (then only passes reads on). A connection over the caps (refused by
-/// ``ConnectionLimitHandler``, added before this) gets neither: its one answer is the refusal.
+/// ``ConnectionLimitHandler``, added before this) gets no hit from either: its one answer is the
+/// refusal. The caps decide as the connection becomes active, after this is added (Hummingbird
+/// sets a connection's pipeline up before it is registered): ``MicroCacheHitHandler`` asks them
+/// then (``MicroCacheHitHandler/admission``).
 final class MicroCacheFastPathInstaller: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
 
@@ -33,9 +36,10 @@ final class MicroCacheFastPathInstaller: ChannelInboundHandler, RemovableChannel
         let pipeline = context.pipeline.syncOperations
         guard let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) else { return }
         try? pipeline.addHandler(KeepAliveHandler(drain: drain), position: .before(codec))
-        let refused = (try? pipeline.handler(type: ConnectionLimitHandler.self))?.isRefused ?? false
-        guard let makeHits, !refused else { return }
+        let limit = try? pipeline.handler(type: ConnectionLimitHandler.self)
+        guard let makeHits, limit?.isRefused != true else { return }
         let hits = makeHits()
+        hits.admission = limit
         try? pipeline.addHandler(MicroCacheAnswerTap(hits: hits), position: .after(codec))
         try? pipeline.addHandler(hits, position: .first)
     }

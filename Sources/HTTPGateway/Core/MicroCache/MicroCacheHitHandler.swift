@@ -21,6 +21,10 @@ import Telemetry
 ///   writer waits (as ``MicroCacheFastPath`` does); the send timeout sees writability itself.
 /// - `Connection` (close or otherwise), HTTP/1.0, `Upgrade`, `Expect` and a draining front
 ///   go on to Hummingbird, which says `Connection: close` where it must.
+/// - Refusals stay Hummingbird's side's: a head NIO's decoder would refuse (over
+///   `RNM_HTTP_MAX_HEADER_BYTES`, or with more fields than ``RawRequestHead/maxHitFields``) goes
+///   on to it (`431`), and a connection over the caps (``ConnectionLimitHandler``) has all its
+///   bytes passed on, its one answer the `503`.
 /// - The idle timeout, which Hummingbird's connection state cannot see hits for, is kept here
 ///   with Hummingbird's rules (``ConnectionIdleState``).
 final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -43,7 +47,11 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     private let cache: ResponseCache
     private let metrics: HTTPMetrics
     private let drain: Drain?
+    /// The longest head held whole before it is passed on: the longest a plain GET can be.
     private let maxHeadBytes: Int
+    /// The longest head answered here: NIO's decoder refuses one whose target and fields
+    /// (without the `: ` and line ends counted here) are over `RNM_HTTP_MAX_HEADER_BYTES`.
+    private let maxHitHeadBytes: Int
     private var mode = Mode.framing
     /// The start of a request whose head has not all come.
     private var held: ByteBuffer?
@@ -53,12 +61,19 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     private var idleTimer: Scheduled<Void>?
     /// Its own context, for ``answerEnded()`` (called by the tap on the same event loop).
     private var context: ChannelHandlerContext?
+    /// The connection caps' handler, past this one: it decides whether the connection is
+    /// refused as the connection becomes active, after this handler was added.
+    weak var admission: ConnectionLimitHandler?
 
-    init(cache: ResponseCache, metrics: HTTPMetrics, drain: Drain?, maxHeadBytes: Int, idleTimeout: Duration?) {
+    init(
+        cache: ResponseCache, metrics: HTTPMetrics, drain: Drain?, maxHeaderBytes: Int, maxURLBytes: Int,
+        idleTimeout: Duration?
+    ) {
         self.cache = cache
         self.metrics = metrics
         self.drain = drain
-        self.maxHeadBytes = maxHeadBytes
+        self.maxHeadBytes = maxHeaderBytes + maxURLBytes + 64
+        self.maxHitHeadBytes = maxHeaderBytes
         self.idle = ConnectionIdleState(timeout: idleTimeout)
     }
 
@@ -70,6 +85,9 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     func channelActive(context: ChannelHandlerContext) {
         scheduleIdleCheck(at: idle.start(), context: context)
         context.fireChannelActive()
+        // The caps have just decided, down the pipeline: a refused connection's one answer is
+        // its refusal, so everything it sends goes on (a hit answered here would overtake it).
+        if admission?.isRefused == true { mode = .passing }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -129,7 +147,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
                 context.fireChannelRead(wrapInboundOut(bytes))
                 bytes.clear()
             case .framed(let length, let bodyLength, let hit):
-                if let hit, answer(hit, context: context) {
+                if let hit, length <= maxHitHeadBytes, answer(hit, context: context) {
                     bytes.moveReaderIndex(forwardBy: length)
                     answered = true
                     continue

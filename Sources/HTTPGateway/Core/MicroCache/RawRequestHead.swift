@@ -27,6 +27,10 @@ enum RawRequestHead: Equatable {
         var traceparent: String?
     }
 
+    /// The most fields a head answered as a hit has: NIO's decoder refuses a head with more than
+    /// its `maxHeaderFieldCount` (1000, Hummingbird's default), so one with many goes on to it.
+    static let maxHitFields = 100
+
     /// Reads the head at the start of `bytes`.
     static func read(_ bytes: UnsafeRawBufferPointer) -> RawRequestHead {
         var reader = Reader(bytes: bytes)
@@ -80,7 +84,7 @@ private struct Reader {
         if fields.chunked { return .unframed }
         let plainGet =
             method != nil && minor == UInt8(ascii: "1") && fields.plain && fields.contentLength == 0
-            && bytes[targetStart] == UInt8(ascii: "/")
+            && fields.count <= RawRequestHead.maxHitFields && bytes[targetStart] == UInt8(ascii: "/")
         guard plainGet, let method else { return .framed(length: at, bodyLength: fields.contentLength, hit: nil) }
         let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self)
         let hit = RawRequestHead.HitRequest(
@@ -91,6 +95,8 @@ private struct Reader {
 
     /// The fields that decide how a request is framed and answered.
     struct Fields {
+        /// How many were read.
+        var count = 0
         var contentLength = 0
         var sawContentLength = false
         var chunked = false
@@ -113,6 +119,7 @@ private struct Reader {
         guard valueEnd + 1 < bytes.count else { return .incomplete }
         guard bytes[valueEnd] == Self.cr, bytes[valueEnd + 1] == Self.lf else { return .unframed }
         at += 2
+        fields.count += 1
         var valueStart = nameEnd + 1
         var end = valueEnd
         while valueStart < end, bytes[valueStart] == Self.space || bytes[valueStart] == Self.tab { valueStart += 1 }

@@ -129,12 +129,12 @@ enum HTTPGatewayApp {
         instruments.onCollect { connections.record(gate.openConnections) }
         let sendTimeout = TimeAmount(configuration.sendTimeout)
         let sendTimeouts = RnmMetrics.httpSendTimeouts.counter(in: instruments)
-        // A head held whole before it is passed on: the longest a plain GET can be.
-        let maxHeadBytes = configuration.maxHeaderBytes + configuration.maxURLBytes + 64
+        let (maxHeaderBytes, maxURLBytes) = (configuration.maxHeaderBytes, configuration.maxURLBytes)
         let idleTimeout = configuration.idleTimeout
         let makeHits: @Sendable () -> MicroCacheHitHandler = {
             MicroCacheHitHandler(
-                cache: cache, metrics: httpMetrics, drain: drain, maxHeadBytes: maxHeadBytes, idleTimeout: idleTimeout)
+                cache: cache, metrics: httpMetrics, drain: drain, maxHeaderBytes: maxHeaderBytes,
+                maxURLBytes: maxURLBytes, idleTimeout: idleTimeout)
         }
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
