@@ -32,16 +32,14 @@ struct RawRequestHeadTests {
         }
     }
 
-    @Test("framed but not a hit: a body, another method, HTTP/1.0, Connection, Upgrade, Expect, a field twice")
+    @Test("framed but not a hit: a body, another method, Expect, a field twice, a target not a path")
     func framedOnly() {
         let post = "POST /graphql HTTP/1.1\r\nContent-Length: 12\r\n\r\n"
         #expect(Self.read(post) == .framed(length: post.utf8.count, bodyLength: 12, hit: nil))
         #expect(
             Self.read("GET / HTTP/1.1\r\ncontent-length: 3\r\n\r\n") == .framed(length: 37, bodyLength: 3, hit: nil))
         for text in [
-            "DELETE /a HTTP/1.1\r\n\r\n", "GET /a HTTP/1.0\r\n\r\n",
-            "GET /a HTTP/1.1\r\nConnection: keep-alive\r\n\r\n",
-            "GET /a HTTP/1.1\r\nUpgrade: h2c\r\n\r\n", "GET /a HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
+            "DELETE /a HTTP/1.1\r\n\r\n", "GET /a HTTP/1.1\r\nExpect: 100-continue\r\n\r\n",
             "GET /a HTTP/1.1\r\nIf-None-Match: a\r\nif-none-match: b\r\n\r\n",
             "GET http://a/a HTTP/1.1\r\n\r\n", "GET * HTTP/1.1\r\n\r\n",
         ] {
@@ -59,6 +57,23 @@ struct RawRequestHeadTests {
             Self.read(head(100))
                 == .framed(length: head(100).utf8.count, bodyLength: 0, hit: .init(method: .get, target: "/a")))
         #expect(Self.read(head(101)) == .framed(length: head(101).utf8.count, bodyLength: 0, hit: nil))
+    }
+
+    @Test(
+        "Connection: keep-alive (browsers send it) is a hit; any other Connection, Upgrade, HTTP/1.0: NIO's from there")
+    func connection() {
+        let keepAlive = "GET /a HTTP/1.1\r\nConnection: Keep-Alive\r\n\r\n"
+        #expect(
+            Self.read(keepAlive)
+                == .framed(length: keepAlive.utf8.count, bodyLength: 0, hit: .init(method: .get, target: "/a")))
+        for text in [
+            "GET /a HTTP/1.1\r\nConnection: close\r\n\r\n",
+            "GET /a HTTP/1.1\r\nConnection: keep-alive, Upgrade\r\n\r\n",
+            "GET /a HTTP/1.1\r\nUpgrade: h2c\r\n\r\n", "GET /a HTTP/1.0\r\n\r\n",
+            "GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+        ] {
+            #expect(Self.read(text) == .unframed, "\(text.debugDescription)")
+        }
     }
 
     @Test("left to NIO's decoder: chunked, a bare LF, a folded line, control bytes, other versions, bad lengths")

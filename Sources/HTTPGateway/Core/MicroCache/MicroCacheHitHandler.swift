@@ -19,8 +19,9 @@ import Telemetry
 ///   (``answerEnded()``, from ``MicroCacheAnswerTap``).
 /// - Back-pressure: while the channel is not writable a hit is passed on, and Hummingbird's
 ///   writer waits (as ``MicroCacheFastPath`` does); the send timeout sees writability itself.
-/// - `Connection` (close or otherwise), HTTP/1.0, `Upgrade`, `Expect` and a draining front
-///   go on to Hummingbird, which says `Connection: close` where it must.
+/// - A draining front, and `Expect`, go on to Hummingbird, which says `Connection: close` where
+///   it must; after HTTP/1.0, a `Connection` field other than `keep-alive` or an `Upgrade`, the
+///   connection may end or change protocol, and everything goes on (``RawRequestHead/unframed``).
 /// - Refusals stay Hummingbird's side's: a head NIO's decoder would refuse (over
 ///   `RNM_HTTP_MAX_HEADER_BYTES`, or with more fields than ``RawRequestHead/maxHitFields``) goes
 ///   on to it (`431`), and a connection over the caps (``ConnectionLimitHandler``) has all its
@@ -131,7 +132,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
             start.writeBuffer(&bytes)
             bytes = start
             if !Self.mayEndHead(bytes, after: scanned) {
-                guard bytes.readableBytes > maxHeadBytes else { return held = bytes }
+                guard bytes.readableBytes > maxHeadBytes else { return hold(bytes, context: context) }
                 mode = .passing
                 return context.fireChannelRead(wrapInboundOut(bytes))
             }
@@ -140,7 +141,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
         while bytes.readableBytes > 0, case .framing = mode {
             switch bytes.withUnsafeReadableBytes(RawRequestHead.read) {
             case .incomplete where bytes.readableBytes <= maxHeadBytes:
-                held = bytes
+                hold(bytes, context: context)
                 bytes.clear()
             case .incomplete, .unframed:
                 mode = .passing
@@ -188,6 +189,15 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     private func stopIdleTimer() {
         idleTimer?.cancel()
         idleTimer = nil
+    }
+
+    /// Keeps the start of a request until the rest comes: in a buffer of its own size, not as a
+    /// slice of the read's (up to 64 KiB, kept per connection until it ends or idles out).
+    private func hold(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        guard bytes.capacity > 2 * bytes.readableBytes + 1024 else { return held = bytes }
+        var copy = context.channel.allocator.buffer(capacity: bytes.readableBytes)
+        copy.writeImmutableBuffer(bytes)
+        held = copy
     }
 
     private func passHeld(context: ChannelHandlerContext) {

@@ -11,8 +11,10 @@ import HTTPTypes
 enum RawRequestHead: Equatable {
     /// Not all of the head has come yet.
     case incomplete
-    /// A head this reader does not frame (a chunked body, a bare LF, a folded line, ...): from
-    /// here on, the connection's bytes go to NIO's decoder as they come.
+    /// A head this reader does not frame (a chunked body, a bare LF, a folded line, ...), or one
+    /// after which it frames no more (HTTP/1.0, a `Connection` field other than `keep-alive`, an
+    /// `Upgrade`: the connection may end or change protocol after it, as NIO's side decides):
+    /// from here on, the connection's bytes go to NIO's decoder as they come.
     case unframed
     /// A head of `length` bytes, then a body of `bodyLength`; `hit` when it is a plain `GET` or
     /// `HEAD` the micro-cache may answer.
@@ -81,9 +83,9 @@ private struct Reader {
             }
             if let stop = readField(into: &fields) { return stop }
         }
-        if fields.chunked { return .unframed }
+        if fields.chunked || fields.handsOver || minor == UInt8(ascii: "0") { return .unframed }
         let plainGet =
-            method != nil && minor == UInt8(ascii: "1") && fields.plain && fields.contentLength == 0
+            method != nil && fields.plain && fields.contentLength == 0
             && fields.count <= RawRequestHead.maxHitFields && bytes[targetStart] == UInt8(ascii: "/")
         guard plainGet, let method else { return .framed(length: at, bodyLength: fields.contentLength, hit: nil) }
         let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self)
@@ -100,6 +102,8 @@ private struct Reader {
         var contentLength = 0
         var sawContentLength = false
         var chunked = false
+        /// `Connection` other than `keep-alive`, or `Upgrade`.
+        var handsOver = false
         /// No field that asks for more than a stored answer (`Connection`, `Upgrade`, `Expect`),
         /// and none of those read here twice.
         var plain = true
@@ -133,6 +137,10 @@ private struct Reader {
             fields.contentLength = value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         case .transferEncoding: fields.chunked = true
         case .notPlain: fields.plain = false
+        case .handsOver: fields.handsOver = true
+        case .connection:
+            // `keep-alive` is HTTP/1.1's default said aloud (browsers say it on every request).
+            if !value.elementsEqual("keep-alive".utf8, by: { $0 | 0x20 == $1 }) { fields.handsOver = true }
         case .acceptEncoding: Self.keep(value, in: &fields.acceptEncoding, plain: &fields.plain)
         case .ifNoneMatch: Self.keep(value, in: &fields.ifNoneMatch, plain: &fields.plain)
         case .traceparent: Self.keep(value, in: &fields.traceparent, plain: &fields.plain)
@@ -147,12 +155,12 @@ private struct Reader {
     }
 
     private enum Field {
-        case contentLength, transferEncoding, notPlain, acceptEncoding, ifNoneMatch, traceparent
+        case contentLength, transferEncoding, notPlain, handsOver, connection, acceptEncoding, ifNoneMatch, traceparent
     }
 
     private static let fieldNames: [(name: [UInt8], field: Field)] = [
-        ("content-length", Field.contentLength), ("transfer-encoding", .transferEncoding), ("connection", .notPlain),
-        ("upgrade", .notPlain), ("expect", .notPlain), ("accept-encoding", .acceptEncoding),
+        ("content-length", Field.contentLength), ("transfer-encoding", .transferEncoding), ("connection", .connection),
+        ("upgrade", .handsOver), ("expect", .notPlain), ("accept-encoding", .acceptEncoding),
         ("if-none-match", .ifNoneMatch), ("traceparent", .traceparent),
     ].map { (name: String, field: Field) in (Array(name.utf8), field) }
 
