@@ -15,7 +15,7 @@ down, the hit's own work, the request's parsing, NIO's loop).
 
 `scripts/hit-cost` builds the release products and runs it.
 
-    Benchmarks/hit_cost.py --bin .build/release [--seconds 5] [--rounds 3]"""
+    Benchmarks/hit_cost.py --bin .build/release [--seconds 5] [--rounds 3] [--before OLD_HTTPGateway] [--top N]"""
 import argparse, collections, os, shutil, statistics, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -16,7 +16,7 @@
 `scripts/load` builds the release products and runs it.
 
     Benchmarks/load.py --bin .build/release [--seconds 5] [--rounds 3] [--connections 1,32,256,1024]
-                       [--scales 1,10] [--sync-runs 3] [--wrk-threads 1] [--only http|sync]"""
+                       [--scales 1,10] [--sync-runs 3] [--wrk-threads 1] [--only http|sync] [--before OLD_HTTPGateway]"""
 import argparse, json, os, resource, signal, sqlite3, statistics, subprocess, sys, time, urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -165,7 +165,9 @@ def http_load(system, args):
     cap = max(4096, 2 * max(args.connections))
     caps = {"RNM_HTTP_MAX_CONNECTIONS": str(cap), "RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT": str(cap)}
     front, front_url = start_front(system, caps)
-    nginx = None
+    nginx = before = None
+    if args.before:
+        before, before_url = start_front(system, caps, binary=args.before)
     try:
         loops = event_loops(front.pid)
         if loops == 0:
@@ -177,6 +179,8 @@ def http_load(system, args):
         for id in range(1, count + 1):
             get(f"{front_url}/api/character/{id}")
             get(f"{nginx_url}/api/character/{id}")
+            if before:
+                get(f"{before_url}/api/character/{id}")
         script = random_ids_script(system.dir, count)
         works = [("`GET /api/character/1`", "/api/character/1", None),
                  (f"any of the {count} characters at random", "/", script)]
@@ -189,6 +193,8 @@ def http_load(system, args):
                     # nginx's processes looked up each time: its cache loader ends a minute in.
                     servers = [("front", front_url, [front.pid]),
                                ("nginx", nginx_url, [nginx.pid] + children(nginx.pid))]
+                    if before:
+                        servers.append(("before", before_url, [before.pid]))
                     for server, base, pids in servers if round % 2 == 0 else reversed(servers):
                         for pid in pids:
                             reset_peak(pid)
@@ -203,6 +209,9 @@ def http_load(system, args):
         if nginx:
             nginx.terminate()
             nginx.wait(10)
+        if before:
+            before.send_signal(signal.SIGTERM)
+            before.wait(10)
         front.send_signal(signal.SIGTERM)
         front.wait(10)
 
@@ -226,6 +235,18 @@ def http_load(system, args):
                   f"| {statistics.median(ratios):.2f}× ({', '.join(f'{r:.2f}' for r in ratios)}) "
                   f"| {duration(med(f, 'p99Us'))} | {duration(med(n, 'p99Us'))} | {med(f, 'peakMB'):.1f} MB "
                   f"| {med(n, 'peakMB'):.1f} MB | {errors(f)} / {errors(n)} |")
+    if before:
+        print(f"\nThe same runs with the HTTP front of `{args.before}` (an earlier build), in the same rounds:\n")
+        print("| work | connections | earlier front req/s | its ratio to nginx (rounds) | p99 | now ÷ earlier |")
+        print("| --- | ---: | ---: | --- | ---: | ---: |")
+        for work, _, _ in works:
+            for connections in args.connections:
+                b, n, f = (runs[(work, connections, server)] for server in ("before", "nginx", "front"))
+                ratios = [x["perSecond"] / y["perSecond"] for x, y in zip(b, n)]
+                gains = [x["perSecond"] / y["perSecond"] for x, y in zip(f, b)]
+                print(f"| {work} | {connections:,} | {statistics.median(r['perSecond'] for r in b):,.0f} "
+                      f"| {statistics.median(ratios):.2f}× ({', '.join(f'{r:.2f}' for r in ratios)}) "
+                      f"| {duration(statistics.median(r['p99Us'] for r in b))} | {statistics.median(gains):.2f}× |")
     print(f"\nHTTP front RSS: {start_rss:.1f} MB before the runs (synced, every character read once), "
           f"{after_rss:.1f} MB right after, {quiet_rss:.1f} MB after 5 s quiet.")
 
@@ -332,6 +353,8 @@ def main():
                         help="sizes of the data for the sync, as copies of the fixture data")
     parser.add_argument("--sync-runs", type=int, default=3)
     parser.add_argument("--only", choices=["http", "sync"])
+    parser.add_argument("--before", metavar="PATH",
+                        help="another HTTPGateway binary (an earlier build) measured in the same rounds")
     args = parser.parse_args()
     if args.only != "sync":
         system = System(args.bin)
