@@ -171,7 +171,8 @@ def main():
             kernel = statistics.median(r[2] for r in runs[name])
             calls = syscalls(url, pids(), 2, directory)
             listed = ", ".join(f"{call} {count:.2f}" for call, count in calls.items())
-            print(f"| {name} | {rate:,.0f} | {ratio} | {user + kernel:.1f} µs | {user:.1f} µs | {kernel:.1f} µs | {listed} |")
+            print(f"| {name} | {rate:,.0f} | {ratio} | {user + kernel:.1f} µs | {user:.1f} µs | {kernel:.1f} µs "
+                  f"| {listed} |")
         total, shares = layers(servers["HTTPGateway"][0], front.pid, args.seconds, directory)
         print(f"\nwhere the HTTPGateway's CPU goes per hit ({total} perf samples):")
         print("| layer | share |")

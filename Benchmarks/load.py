@@ -16,7 +16,8 @@
 `scripts/load` builds the release products and runs it.
 
     Benchmarks/load.py --bin .build/release [--seconds 5] [--rounds 3] [--connections 1,32,256,1024]
-                       [--scales 1,10] [--sync-runs 3] [--wrk-threads 1] [--only http|sync] [--before OLD_HTTPGateway]"""
+                       [--scales 1,10] [--sync-runs 3] [--wrk-threads 1] [--only http|sync]
+                       [--before OLD_HTTPGateway]"""
 import argparse, json, os, resource, signal, sqlite3, statistics, subprocess, sys, time, urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
