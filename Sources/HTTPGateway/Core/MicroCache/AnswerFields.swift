@@ -31,6 +31,12 @@ struct HTTPHeadWriter: AnswerFields {
         buffer.writeStaticString("\r\n")
     }
 
+    /// A head that starts with `start` (a stored status line and fields: ``ResponseCache/Entry/okHead(for:)``).
+    init(continuing start: ByteBuffer, allocator: ByteBufferAllocator, extra: Int = 0) {
+        buffer = allocator.buffer(capacity: start.readableBytes + 256 + extra)
+        buffer.writeImmutableBuffer(start)
+    }
+
     mutating func add(_ name: HTTPField.Name, _ value: String) {
         buffer.writeString(name.rawName)
         buffer.writeStaticString(": ")

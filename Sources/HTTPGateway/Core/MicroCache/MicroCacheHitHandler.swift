@@ -236,9 +236,15 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
         // A small body is copied after the head: one write through the pipeline, not two (a
         // record's kilobyte costs less to copy than a second write: measured, issue 40).
         let copied = hit.body.map { $0.readableBytes <= Self.copiedBodyBytes } ?? false
-        var head = HTTPHeadWriter(
-            status: hit.status, allocator: context.channel.allocator, extra: copied ? hit.length : 0)
-        entry.writeFields(of: hit, storedAt: storedAt, now: now, into: &head)
+        let allocator = context.channel.allocator
+        var head: HTTPHeadWriter
+        if let start = entry.okHead(for: hit) {
+            head = HTTPHeadWriter(continuing: start, allocator: allocator, extra: copied ? hit.length : 0)
+            entry.writeAge(storedAt: storedAt, now: now, into: &head)
+        } else {
+            head = HTTPHeadWriter(status: hit.status, allocator: allocator, extra: copied ? hit.length : 0)
+            entry.writeFields(of: hit, storedAt: storedAt, now: now, into: &head)
+        }
         PublicHeaders.stamp(&head, publicPath: true, traceparent: traceparent)
         head.add(.date, HTTPDate.now())
         var bytes = head.finish()

@@ -13,107 +13,6 @@ import Messaging
 /// (this middleware passes over answers with `Vary`). Bounded by `maxBytes`,
 /// oldest first out; a `ttl` of zero turns it off.
 struct ResponseCache: Sendable {
-    /// A class, not a struct: a hit copies it out of the cache's lock, and a struct's copy
-    /// retains and releases each of its seven references (measured at 4% of a hit, issue 40).
-    final class Entry: Sendable {
-        let body: ByteBuffer
-        let contentType: String
-        /// The answer's `Age` when stored.
-        let age: Int
-        /// Its `Cache-Control`, if it had one (an avatar's year).
-        let cacheControl: String?
-        /// The route it was answered by (`/api/character/{id}`): its metrics' label.
-        let route: String
-        /// Its `ETag` (``ETag/of(_:)``).
-        let etag: String
-        /// The body gzipped once, when stored (a JSON answer of 1 KiB or more: list pages), so
-        /// that a compressed hit costs no compression.
-        let gzipped: ByteBuffer?
-
-        init(
-            body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil, route: String,
-            etag: String, gzipped: ByteBuffer? = nil
-        ) {
-            self.body = body
-            self.contentType = contentType
-            self.age = age
-            self.cacheControl = cacheControl
-            self.route = route
-            self.etag = etag
-            self.gzipped = gzipped
-        }
-
-        /// How this answer repeats to one request: `304` for a matching `If-None-Match`, the
-        /// headers alone (with the length) for `HEAD`, the compressed copy for a client that takes
-        /// gzip.
-        struct Hit {
-            var status: HTTPResponse.Status
-            /// Whether the compressed copy is the one sent.
-            var gzip: Bool
-            /// The tag of the representation sent.
-            var etag: String
-            /// The representation's length.
-            var length: Int
-            /// What is sent after the head (nil for `304` and `HEAD`).
-            var body: ByteBuffer?
-        }
-
-        /// How this answer repeats to a `GET` or `HEAD` with these two request fields. Every way a
-        /// hit is served asks this, then writes its fields with ``writeFields(of:storedAt:now:into:)``.
-        func hit(_ method: HTTPRequest.Method, acceptEncoding: String?, ifNoneMatch: String?) -> Hit {
-            let gzip = gzipped != nil && AcceptEncoding.takesGzip(acceptEncoding)
-            let representation = gzip ? gzipped ?? body : body
-            let tag = gzip ? ETag.gzipped(etag) : etag
-            if let tags = ifNoneMatch, ETag.matches(tags, tag) {
-                return Hit(status: .notModified, gzip: gzip, etag: tag, length: representation.readableBytes, body: nil)
-            }
-            return Hit(
-                status: .ok, gzip: gzip, etag: tag, length: representation.readableBytes,
-                body: method == .head ? nil : representation)
-        }
-
-        /// The fields of `hit` at `now`, in the order sent: the type, `Cache-Status: rnm; hit`, the
-        /// `Age` grown by the time kept, the tag, `Cache-Control`, `Vary` for both representations
-        /// when there is a compressed copy, `Content-Encoding`, and the length (not on a `304`).
-        /// Written once, for both sinks: `HTTPFields`, and the head's bytes (``HTTPHeadWriter``).
-        func writeFields<Fields: AnswerFields>(
-            of hit: Hit, storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant, into fields: inout Fields
-        ) {
-            let elapsed = Int((now - storedAt).components.seconds)
-            fields.add(.contentType, contentType)
-            fields.add(PublicResponse.cacheStatus, "rnm; hit")
-            fields.add(.age, String(age + elapsed))
-            fields.add(.eTag, hit.etag)
-            if let cacheControl { fields.add(.cacheControl, cacheControl) }
-            if gzipped != nil { fields.add(.vary, "Accept-Encoding") }
-            if hit.gzip { fields.add(.contentEncoding, "gzip") }
-            if hit.status != .notModified { fields.add(.contentLength, String(hit.length)) }
-        }
-
-        /// The bytes and headers to send a client that takes gzip or not (`Vary` for both
-        /// when there is a compressed copy): a hit's, to a `GET` without conditions.
-        func representation(
-            gzip: Bool, storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant
-        ) -> (body: ByteBuffer, headers: HTTPFields) {
-            let hit = hit(.get, acceptEncoding: gzip ? "gzip" : nil, ifNoneMatch: nil)
-            var headers = HTTPFields()
-            writeFields(of: hit, storedAt: storedAt, now: now, into: &headers)
-            return (hit.body ?? body, headers)
-        }
-
-        /// This answer to a `GET` or `HEAD` with `request`'s headers, repeated at `now`, as
-        /// ``hit(_:acceptEncoding:ifNoneMatch:)`` decides.
-        func answer(
-            _ method: HTTPRequest.Method, headers request: HTTPFields, storedAt: ContinuousClock.Instant,
-            now: ContinuousClock.Instant
-        ) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer?) {
-            let hit = hit(method, acceptEncoding: request[.acceptEncoding], ifNoneMatch: request[.ifNoneMatch])
-            var headers = HTTPFields()
-            writeFields(of: hit, storedAt: storedAt, now: now, into: &headers)
-            return (hit.status, headers, hit.body)
-        }
-    }
-
     let ttl: Duration
     private let entries: ExpiringCache<Entry>
     /// The calls in flight for answers it does not hold, one per key.
@@ -147,7 +46,7 @@ struct ResponseCache: Sendable {
             body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,
             etag: ETag.of(body), gzipped: gzipped)
         entries.store(
-            entry, for: key, size: body.readableBytes + (gzipped?.readableBytes ?? 0), expires: now + ttl, now: now)
+            entry, for: key, size: entry.storedBytes, expires: now + ttl, now: now)
         return entry
     }
 

@@ -165,7 +165,7 @@ struct GraphQLEndpoint: Sendable {
                 body: bytes, contentType: contentType, age: 0, route: "/graphql", etag: ETag.of(bytes), gzipped: gzipped
             )
             schemaAnswers.store(
-                kept, for: key, size: bytes.readableBytes + (gzipped?.readableBytes ?? 0),
+                kept, for: key, size: kept.storedBytes,
                 expires: .now + .seconds(365 * 86400))
         }
         if errors.isEmpty, executed.data != nil, let freshness = report?.freshness, freshness.source == .cache,
