@@ -15,7 +15,7 @@ struct RawFramingDifferentialTests {
     static let sentinel = Array("GET /sentinel HTTP/1.1\r\nHost: s\r\n\r\n".utf8)
 
     @Test(
-        "5,000 generated heads: every request the reader frames ends where NIO's decoder ends it; none it refuses is a hit"
+        "5,000 generated heads: each framed request ends where NIO's decoder ends it; none it refuses is a hit"
     )
     func generated() throws {
         var random = SplitMix64(seed: 40)
