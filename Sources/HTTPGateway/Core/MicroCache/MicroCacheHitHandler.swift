@@ -4,10 +4,10 @@ import Telemetry
 
 /// Answers a plain `GET` or `HEAD` whose answer the micro-cache holds from the request's bytes,
 /// before NIO's HTTP decoder, with one pre-encoded head and the stored body: issue 40's "the
-/// HTTP front ≥ 1.0× nginx `proxy_cache`". Measured (BENCHMARKS.md "Session 18"): of a hit's
-/// 15 µs of user CPU at the HTTP level, ~10 µs was NIO's HTTP pipeline around the hit (the
-/// request parsed into a head of `String`s, passed up eight handlers, three response parts
-/// passed down seven and encoded); here a hit is ~4 µs.
+/// HTTP front ≥ 1.0× nginx `proxy_cache`". Measured (BENCHMARKS.md "Session 18"): ~10 µs of a
+/// hit's 15 µs of user CPU was NIO's HTTP pipeline around it (the request parsed into a head of
+/// `String`s and passed up eight handlers, three response parts passed down seven and encoded);
+/// answered here, a hit costs 7 µs of user CPU, and the front answers 1.03–1.09× nginx's hits.
 ///
 /// A departure from the idiom (a hand-written reader of HTTP/1.1 for one kind of request), kept
 /// narrow and keeping its guarantees:
