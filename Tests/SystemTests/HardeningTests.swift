@@ -113,7 +113,7 @@ extension FaultSuite {
             }
         }
 
-        @Test("6,000 notifications: others' cached get and health are answered within 1 s, or 20× their time alone")
+        @Test("6,000 notifications: others' cached get and health are answered within 3 s, or 20× their time alone")
         func notificationFlood() async throws {
             try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
                 try await system.warmCharacter(1)
@@ -130,7 +130,9 @@ extension FaultSuite {
                     return slowest
                 }
                 let alone = try await slowestReads()
-                system.characterUpstream.latency = .milliseconds(20)
+                // Each refresh of the flood waits 100 ms at the upstream: stuck behind it would be
+                // 6,000 × 100 ms over the service's 32 upstream connections, ~19 s.
+                system.characterUpstream.latency = .milliseconds(100)
                 let attacker = try await RawConnection(socketPath: system.gatewaySocket)
                 let flood = Task {
                     for batch in 0..<60 {
@@ -151,9 +153,10 @@ extension FaultSuite {
                 }
                 let slowest = try await slowestReads()
                 let upstreamRequests = system.characterUpstream.requestCount
-                // Stuck behind the flood would be 6,000 × 20 ms over the upstream's connections.
+                // 3 s, not 1: with both cores busy elsewhere (`stress-ng --cpu 2`) the slowest of 20
+                // reads took 1.03 s, far from stuck all the same.
                 #expect(
-                    slowest < max(.seconds(1), alone * 20),
+                    slowest < max(.seconds(3), alone * 20),
                     "slowest answer to another client: \(ms(slowest)) (alone: \(ms(alone)))")
                 flood.cancel()
                 attacker.close()
