@@ -12,9 +12,7 @@ struct MicroCacheFastPathTests {
     @Test("a repeated read: the same body and headers, an ETag and 304 for it, HEAD, keep-alive, metrics counted")
     func repeatedRead() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
-            let http = try await RunningHTTPGateway.start(
-                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
-            ) { $0.cacheTTL = .seconds(60) }
+            let http = try await RunningHTTPGateway.startCaching(gatewaySocket: system.gatewaySocket)
             _ = try await http.get("/api/character/2")
             let first = try await http.get("/api/character/2")
             #expect(first.status == 200 && first.header("cache-status") == "rnm; hit")
@@ -63,9 +61,7 @@ extension MicroCacheFastPathTests {
     )
     func coldBurst() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
-            let http = try await RunningHTTPGateway.start(
-                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
-            ) { $0.cacheTTL = .seconds(60) }
+            let http = try await RunningHTTPGateway.startCaching(gatewaySocket: system.gatewaySocket)
             let labels = ["process": "gateway", "method": "characters.getMany"]
             func gatewayCalls() async throws -> Double {
                 // Every outcome: an error reply is a call too.
@@ -102,36 +98,13 @@ extension MicroCacheFastPathTests {
     }
 }
 
-/// Sends `targets` as pipelined GETs on one connection (the last asks to close it), reads to
-/// the end, and returns the statuses in the order they came. Blocking: on a thread of its own.
+/// Sends `targets` as pipelined GETs on one connection (the last asks to close it) and returns
+/// the statuses in the order they came. Blocking: on a thread of its own.
 private func pipelinedStatuses(port: Int, targets: [String]) -> [Int] {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
-    guard connected else { return [] }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let requests = targets.enumerated().map { index, target in
         "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(index == targets.count - 1 ? "Connection: close\r\n" : "")\r\n"
     }.joined()
-    _ = Array(requests.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-    var received: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { break }
-        received += chunk[0..<count]
-    }
-    let text = String(decoding: received, as: UTF8.self)
-    return text.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
+    return WireClient(port: port)?.exchange(requests, answers: targets.count).map(\.status) ?? []
 }
 
 @Suite("HTTPGateway: ETags", .serialized, .cleansUp)
@@ -161,9 +134,7 @@ struct GzipTests {
     )
     func listPage() async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
-            let http = try await RunningHTTPGateway.start(
-                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
-            ) { $0.cacheTTL = .seconds(60) }
+            let http = try await RunningHTTPGateway.startCaching(gatewaySocket: system.gatewaySocket)
             _ = try await http.get("/api/character/?page=3")
             let plain = try await http.get("/api/character/?page=3")
             #expect(plain.header("cache-status") == "rnm; hit" && plain.header("content-encoding") == nil)
