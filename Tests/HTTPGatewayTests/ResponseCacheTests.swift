@@ -29,4 +29,32 @@ struct ResponseCacheTests {
         #expect(withCopy.gzipped != nil)
         #expect(cache.lookup("small")?.entry.gzipped != nil)
     }
+
+    @Test("a kept answer's pre-built heads are counted against the budget as the memory they hold")
+    func headsCountedWhole() throws {
+        let cache = ResponseCache(ttl: .seconds(60), maxBytes: 1 << 20)
+        let json = "application/json; charset=utf-8"
+        let entry = try #require(cache.store("/api/character/", body: Self.body(4000), contentType: json, age: 0))
+        let heads = try [false, true].map { gzip in
+            try #require(entry.okHead(for: entry.hit(.get, acceptEncoding: gzip ? "gzip" : nil, ifNoneMatch: nil)))
+        }
+        let held = entry.body.readableBytes + (entry.gzipped?.readableBytes ?? 0) + heads.map(\.capacity).reduce(0, +)
+        #expect(entry.storedBytes == held)
+        #expect(
+            heads.allSatisfy { $0.capacity < 2 * $0.readableBytes }, "\(heads.map { ($0.readableBytes, $0.capacity) })")
+    }
+
+    @Test("an answer that fits with its copy but not with their heads too is kept alone, not dropped")
+    func keptAloneWhenHeadsDoNotFit() throws {
+        let key = "graphql"
+        let json = "application/json; charset=utf-8"
+        let body = Self.body(20_000)
+        let copy = try #require(ResponseCache.gzip(body, contentType: json))
+        // A quarter of the budget holds the body and its copy, and nothing more.
+        let cache = ResponseCache(
+            ttl: .seconds(60), maxBytes: 4 * (body.readableBytes + copy.readableBytes + key.utf8.count + 64))
+        let stored = cache.store(key, body: body, contentType: json, age: 0)
+        let kept = try #require(cache.lookup(key), "not kept: each repeat would be answered again")
+        #expect(stored === kept.entry && kept.entry.gzipped == nil)
+    }
 }

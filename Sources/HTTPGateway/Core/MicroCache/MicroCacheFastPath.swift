@@ -9,8 +9,9 @@ import Telemetry
 /// no copy of the body (issue 28, "a micro-cache hit should cost about what nginx's cache hit
 /// costs"). Everything else goes on to Hummingbird, unchanged. Most hits are answered before
 /// this, from the request's bytes (``MicroCacheHitHandler``, issue 40); this one answers those
-/// that one leaves to Hummingbird's side: with a `Connection` field, HTTP/1.0, pipelined behind
-/// a request still being answered, or while the channel is not writable.
+/// that one leaves to Hummingbird's side: with a `Connection` field other than `keep-alive`,
+/// HTTP/1.0, pipelined behind a request still being answered, or while the channel is not
+/// writable.
 ///
 /// It sits after Hummingbird's connection state handler (installed there by
 /// ``MicroCacheFastPathInstaller``), so that keep-alive, `Connection: close` and the idle

@@ -144,11 +144,11 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
             switch bytes.withUnsafeReadableBytes(RawRequestHead.read) {
             case .incomplete where bytes.readableBytes <= maxHeadBytes:
                 hold(bytes, context: context)
-                bytes.clear()
+                bytes.moveReaderIndex(to: bytes.writerIndex)
             case .incomplete, .unframed:
                 mode = .passing
                 pass(bytes, context: context)
-                bytes.clear()
+                bytes.moveReaderIndex(to: bytes.writerIndex)
             case .framed(let length, let bodyLength, let hit):
                 if let hit, length <= maxHitHeadBytes, answer(hit, context: context) {
                     bytes.moveReaderIndex(forwardBy: length)

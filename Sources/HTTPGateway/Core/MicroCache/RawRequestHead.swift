@@ -104,8 +104,8 @@ private struct Reader {
         var chunked = false
         /// `Connection` other than `keep-alive`, or `Upgrade`.
         var handsOver = false
-        /// No field that asks for more than a stored answer (`Connection`, `Upgrade`, `Expect`),
-        /// and none of those read here twice.
+        /// No field that asks for more than a stored answer (`Expect`), and none of those read
+        /// here twice.
         var plain = true
         var acceptEncoding: String?
         var ifNoneMatch: String?

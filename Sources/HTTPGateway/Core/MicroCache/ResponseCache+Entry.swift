@@ -40,11 +40,16 @@ extension ResponseCache {
             let gzippedTag = gzipped.map { _ in ETag.gzipped(etag) }
             self.gzippedTag = gzippedTag
             func okHead(_ representation: ByteBuffer, tag: String, gzip: Bool) -> ByteBuffer {
-                var head = HTTPHeadWriter(status: .ok, allocator: ByteBufferAllocator())
+                let allocator = ByteBufferAllocator()
+                var head = HTTPHeadWriter(status: .ok, allocator: allocator)
                 let hit = Hit(status: .ok, gzip: gzip, etag: tag, length: representation.readableBytes, body: nil)
                 Self.writeSteadyFields(
                     of: hit, contentType: contentType, cacheControl: cacheControl, hasCopy: gzipped != nil, into: &head)
-                return head.buffer
+                // Kept in a buffer near its own size: the writer's has room for a whole head (512
+                // bytes), twice or three times what these hold.
+                var kept = allocator.buffer(capacity: head.buffer.readableBytes)
+                kept.writeImmutableBuffer(head.buffer)
+                return kept
             }
             okHeads = (
                 okHead(body, tag: etag, gzip: false),
@@ -52,10 +57,11 @@ extension ResponseCache {
             )
         }
 
-        /// What it counts against the micro-cache's budget: both representations and their heads.
+        /// What it counts against the micro-cache's budget: both representations and their heads
+        /// (the heads' buffers whole: made here, their allocation is known).
         var storedBytes: Int {
-            body.readableBytes + (gzipped?.readableBytes ?? 0) + okHeads.plain.readableBytes
-                + (okHeads.gzipped?.readableBytes ?? 0)
+            body.readableBytes + (gzipped?.readableBytes ?? 0) + okHeads.plain.capacity
+                + (okHeads.gzipped?.capacity ?? 0)
         }
 
         /// The status line and steady fields of `hit` when it is a `200` (``writeSteadyFields``):

@@ -32,22 +32,43 @@ struct ResponseCache: Sendable {
         entries.entry(for: key, now: now).map { ($0.value, $0.storedAt) }
     }
 
-    /// Keeps an answer; returns what was kept (nil when the cache is off).
+    /// Keeps an answer; returns what was kept (nil when the cache is off, or the answer is over its share).
     @discardableResult
     func store(
         _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil,
         route: String = "unmatched", now: ContinuousClock.Instant = .now
     ) -> Entry? {
+        guard isEnabled,
+            let entry = Self.entry(
+                key, body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,
+                keptIn: entries)
+        else { return nil }
+        entries.store(entry, for: key, size: entry.storedBytes, expires: now + ttl, now: now)
+        return entry
+    }
+
+    /// The entry to keep for `body` under `key` in `cache`: with its gzipped copy when both fit,
+    /// alone when only it does, nil when not even that fits. Decided on what the cache will be
+    /// charged (``Entry/storedBytes``, its heads too): an entry it says fits is kept.
+    static func entry(
+        _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil, route: String,
+        keptIn cache: ExpiringCache<Entry>
+    ) -> Entry? {
         // An answer too large to keep is neither tagged nor gzipped: a 2.2 MB GraphQL answer's
         // gzip and hash were a third of its CPU, for nothing.
-        guard isEnabled, entries.fits(body.readableBytes, key: key) else { return nil }
-        let gzipped = Self.gzip(body, contentType: contentType, keptIn: entries, key: key)
-        let entry = Entry(
-            body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,
-            etag: ETag.of(body), gzipped: gzipped)
-        entries.store(
-            entry, for: key, size: entry.storedBytes, expires: now + ttl, now: now)
-        return entry
+        guard cache.fits(body.readableBytes, key: key) else { return nil }
+        let etag = ETag.of(body)
+        let make = { (gzipped: ByteBuffer?) in
+            Entry(
+                body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route, etag: etag,
+                gzipped: gzipped)
+        }
+        if let gzipped = gzip(body, contentType: contentType, keptIn: cache, key: key) {
+            let entry = make(gzipped)
+            if cache.fits(entry.storedBytes, key: key) { return entry }
+        }
+        let entry = make(nil)
+        return cache.fits(entry.storedBytes, key: key) ? entry : nil
     }
 
     /// `body`'s gzipped copy to keep with it under `key` in `cache`, when both fit (``gzip(_:contentType:)``).

@@ -159,14 +159,11 @@ struct GraphQLEndpoint: Sendable {
         let response = answer(
             bytes, report: report, status: executed.data == nil ? answering.requestError : .ok, contentType: contentType
         )
-        if errors.isEmpty, executed.data != nil, report == nil, schemaAnswers.fits(bytes.readableBytes, key: key) {
-            let gzipped = ResponseCache.gzip(bytes, contentType: contentType, keptIn: schemaAnswers, key: key)
-            let kept = ResponseCache.Entry(
-                body: bytes, contentType: contentType, age: 0, route: "/graphql", etag: ETag.of(bytes), gzipped: gzipped
-            )
-            schemaAnswers.store(
-                kept, for: key, size: kept.storedBytes,
-                expires: .now + .seconds(365 * 86400))
+        if errors.isEmpty, executed.data != nil, report == nil,
+            let kept = ResponseCache.entry(
+                key, body: bytes, contentType: contentType, age: 0, route: "/graphql", keptIn: schemaAnswers)
+        {
+            schemaAnswers.store(kept, for: key, size: kept.storedBytes, expires: .now + .seconds(365 * 86400))
         }
         if errors.isEmpty, executed.data != nil, let freshness = report?.freshness, freshness.source == .cache,
             !freshness.stale, freshness.revalidating != true
