@@ -17,13 +17,30 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from widths import CONTRAST_JS, bar_contrast, phone_and_desktop
 
 checks = []
+
+
+def gone(element):
+    """For WebDriverWait: `element` has left the page. Mid-navigation Chrome's driver may say so
+    not as a stale reference (what `staleness_of` waits for) but as "Node with given id does not
+    belong to the document" (chromedriver 156, seen in a CI run): both mean gone."""
+    def predicate(_):
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+    return predicate
 
 
 def check(what, ok):
@@ -97,7 +114,7 @@ def main():
         driver.get(base + "/app/characters")
         old = driver.find_element(By.TAG_NAME, "main")
         driver.find_element(By.CSS_SELECTOR, "form[action='/app/characters/refresh'] button").click()
-        wait.until(expected_conditions.staleness_of(old))
+        wait.until(gone(old))
         wait.until(lambda d: d.current_url.endswith("/app/characters"))
         check("refresh asks the upstream and comes back to the list", len(driver.find_elements(By.CSS_SELECTOR, "a.card")) == 20)
 
