@@ -42,10 +42,7 @@ public enum RequestTrace {
 
     /// Whether `text` is a W3C trace id: 32 lowercase hex digits, not all zero.
     public static func isValid(_ text: some StringProtocol) -> Bool {
-        let bytes = text.utf8
-        return bytes.count == 32
-            && bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-            && bytes.contains { $0 != 0x30 }
+        text.utf8.count == 32 && isHex(text.utf8)
     }
 
     /// The trace of an HTTP request: the caller's W3C `traceparent` continued (its trace id
@@ -102,8 +99,8 @@ public enum RequestTrace {
         }
     }
 
-    /// Lowercase hex digits, not all zero.
-    private static func isHex(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    /// Lowercase hex digits, not all zero: a W3C trace or span id's rule.
+    private static func isHex(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } && bytes.contains { $0 != 0x30 }
     }
 
