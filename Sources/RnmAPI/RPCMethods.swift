@@ -14,6 +14,7 @@ public enum RPCMethods {
     public static let charactersImage = RPCMethod<IDParams, Fresh<CharacterImage>>("characters.image", .characters)
     public static let charactersHealth = RPCMethod<NoParams, ServiceHealth>("characters.health", .characters)
     public static let charactersMetrics = RPCMethod<NoParams, MetricsReport>("characters.metrics", .characters)
+    public static let charactersChanges = RPCMethod<NoParams, DataVersion>("characters.changes", .characters)
     public static let locationsList = RPCMethod<LocationListParams, Fresh<Page<Location>>>(
         "locations.list", .characters)
     public static let locationsGet = RPCMethod<IDParams, Fresh<LocationDetail>>("locations.get", .characters)
@@ -36,6 +37,7 @@ public enum RPCMethods {
     public static let universitiesSync = RPCMethod<NoParams, UniversitySyncResult>("universities.sync", .universities)
     public static let universitiesMetrics = RPCMethod<NoParams, MetricsReport>(
         "universities.metrics", .universities)
+    public static let universitiesChanges = RPCMethod<NoParams, DataVersion>("universities.changes", .universities)
 
     // Gateway
     public static let gatewayHealth = RPCMethod<NoParams, GatewayHealth>("gateway.health", .gateway)
@@ -55,6 +57,7 @@ public enum RPCMethods {
         charactersImage.route,
         charactersHealth.route,
         charactersMetrics.route,
+        charactersChanges.route,
         locationsList.route,
         locationsGet.route,
         locationsGetMany.route,
@@ -70,6 +73,7 @@ public enum RPCMethods {
         universitiesHealth.route,
         universitiesSync.route,
         universitiesMetrics.route,
+        universitiesChanges.route,
         gatewayHealth.route,
         gatewayHello.route,
         gatewayMetrics.route,
@@ -107,6 +111,11 @@ public enum RPCMethods {
     /// The health method of `service` (the Gateway answers its own from the services').
     public static func health(of service: ServiceName) -> RPCMethod<NoParams, ServiceHealth>? {
         [charactersHealth, universitiesHealth].first { $0.owner == service.rawValue }
+    }
+
+    /// The data version method of `service` (nil for the Gateway, which keeps no data).
+    public static func changes(of service: ServiceName) -> RPCMethod<NoParams, DataVersion>? {
+        [charactersChanges, universitiesChanges].first { $0.owner == service.rawValue }
     }
 
     /// The metrics method of `service` (each process answers its own).

@@ -64,6 +64,7 @@ enum CharacterServiceApp {
         var router = CharacterRoutes.router(
             catalog: catalog, syncConcurrency: syncConcurrency,
             maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
+        router.registerChanges(RPCMethods.charactersChanges, of: database, maxAge: policy.maxAge)
         router.registerMetrics(
             RPCMethods.charactersMetrics, of: .characters, instruments: configuration.instruments,
             databases: [("characters", configuration.databasePath)]

@@ -25,4 +25,9 @@ extension CacheDatabase {
     public func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
         pool.invalidateOnCommit(cache)
     }
+
+    /// Counts in `changes` every transaction that changes this database.
+    public func countChanges(in changes: DataChanges) {
+        pool.countChanges(in: changes)
+    }
 }

@@ -38,6 +38,7 @@ enum UniversityServiceApp {
         let replyCache = configuration.makeReplyCache(invalidatedBy: database)
         var router = UniversityRoutes.router(
             catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
+        router.registerChanges(RPCMethods.universitiesChanges, of: database, maxAge: policy.maxAge)
         router.registerMetrics(
             RPCMethods.universitiesMetrics, of: .universities, instruments: configuration.instruments,
             databases: [("universities", configuration.databasePath)], health: catalog.healthReport)

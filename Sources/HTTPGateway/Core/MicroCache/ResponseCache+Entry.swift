@@ -18,6 +18,9 @@ extension ResponseCache {
         /// The body gzipped once, when stored (a JSON answer of 1 KiB or more: list pages), so
         /// that a compressed hit costs no compression.
         let gzipped: ByteBuffer?
+        /// Its service's data when the answer was asked for (``DataVersions``): while the service
+        /// confirms it unchanged, the answer is repeated past the TTL. Nil: the TTL only.
+        let dataVersion: DataVersions.Seen?
 
         /// The compressed copy's tag (``ETag/gzipped(_:)``).
         let gzippedTag: String?
@@ -28,9 +31,10 @@ extension ResponseCache {
 
         init(
             body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil, route: String,
-            etag: String, gzipped: ByteBuffer? = nil
+            etag: String, gzipped: ByteBuffer? = nil, dataVersion: DataVersions.Seen? = nil
         ) {
             self.body = body
+            self.dataVersion = dataVersion
             self.contentType = contentType
             self.age = age
             self.cacheControl = cacheControl

@@ -11,16 +11,22 @@ import Messaging
 /// kept: not a fetch (`fwd=miss`), not a stale answer, not an error. GraphQL answers, which vary
 /// by the request's body and `Accept`, are kept by ``GraphQLEndpoint`` under keys of its own
 /// (this middleware passes over answers with `Vary`). Bounded by `maxBytes`,
-/// oldest first out; a `ttl` of zero turns it off.
+/// oldest first out; a `ttl` of zero turns it off. An answer kept with its service's data
+/// version (``DataVersions``) is repeated past `ttl` while the service confirms that version,
+/// until the answer is as old as the service's max age (issue 40: the random-record read
+/// stops going back to the Gateway every `ttl`).
 struct ResponseCache: Sendable {
     let ttl: Duration
     private let entries: ExpiringCache<Entry>
     /// The calls in flight for answers it does not hold, one per key.
     let flights = MissFlights<RoutedAnswer>()
+    /// What the services say of their data; nil: every answer lives `ttl`.
+    let versions: DataVersions?
 
-    init(ttl: Duration, maxBytes: Int) {
+    init(ttl: Duration, maxBytes: Int, versions: DataVersions? = nil) {
         self.ttl = ttl
         self.entries = ExpiringCache(maxBytes: maxBytes)
+        self.versions = versions
     }
 
     var isEnabled: Bool { ttl > .zero && entries.maxBytes > 0 }
@@ -29,22 +35,42 @@ struct ResponseCache: Sendable {
     func lookup(
         _ key: String, now: ContinuousClock.Instant = .now
     ) -> (entry: Entry, storedAt: ContinuousClock.Instant)? {
-        entries.entry(for: key, now: now).map { ($0.value, $0.storedAt) }
+        guard let found = entries.entry(for: key, now: now) else { return nil }
+        guard now - found.storedAt >= ttl else { return (found.value, found.storedAt) }
+        guard let seen = found.value.dataVersion, versions?.holds(seen, now: now) == true else { return nil }
+        return (found.value, found.storedAt)
+    }
+
+    /// The data version to keep an answer of `path` with, read before it is asked for: a change
+    /// while it is in flight makes a later version. Nil: kept for `ttl` only.
+    func dataVersion(of path: String, now: ContinuousClock.Instant = .now) -> DataVersions.Seen? {
+        guard let versions, let service = PublicAPIRoutes.service(answering: path) else { return nil }
+        return versions.current(service, now: now)
     }
 
     /// Keeps an answer; returns what was kept (nil when the cache is off, or the answer is over its share).
     @discardableResult
     func store(
         _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil,
-        route: String = "unmatched", now: ContinuousClock.Instant = .now
+        route: String = "unmatched", dataVersion: DataVersions.Seen? = nil, now: ContinuousClock.Instant = .now
     ) -> Entry? {
         guard isEnabled,
             let entry = Self.entry(
                 key, body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,
-                keptIn: entries)
+                dataVersion: dataVersion, keptIn: entries)
         else { return nil }
-        entries.store(entry, for: key, size: entry.storedBytes, expires: now + ttl, now: now)
+        entries.store(
+            entry, for: key, size: entry.storedBytes, expires: now + lifetime(age: age, dataVersion), now: now)
         return entry
+    }
+
+    /// How long an answer `age` seconds old may be repeated: `ttl`, or with a data version, until
+    /// it is as old as its service's max age (`Age` counts whole seconds: one more is taken off).
+    func lifetime(age: Int, _ dataVersion: DataVersions.Seen?) -> Duration {
+        guard let dataVersion else { return ttl }
+        let fresh = dataVersion.maxAge - Double(age) - 1
+        guard fresh.isFinite else { return ttl }
+        return max(ttl, .milliseconds(Int64(min(fresh, 31_536_000) * 1000)))
     }
 
     /// The entry to keep for `body` under `key` in `cache`: with its gzipped copy when both fit,
@@ -52,7 +78,7 @@ struct ResponseCache: Sendable {
     /// charged (``Entry/storedBytes``, its heads too): an entry it says fits is kept.
     static func entry(
         _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil, route: String,
-        keptIn cache: ExpiringCache<Entry>
+        dataVersion: DataVersions.Seen? = nil, keptIn cache: ExpiringCache<Entry>
     ) -> Entry? {
         // An answer too large to keep is neither tagged nor gzipped: a 2.2 MB GraphQL answer's
         // gzip and hash were a third of its CPU, for nothing.
@@ -61,7 +87,7 @@ struct ResponseCache: Sendable {
         let make = { (gzipped: ByteBuffer?) in
             Entry(
                 body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route, etag: etag,
-                gzipped: gzipped)
+                gzipped: gzipped, dataVersion: dataVersion)
         }
         if let gzipped = gzip(body, contentType: contentType, keptIn: cache, key: key) {
             let entry = make(gzipped)
@@ -158,6 +184,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
         _ key: String, _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> (response: Response, shared: RoutedAnswer?) {
         let now = ContinuousClock.now
+        let dataVersion = cache.dataVersion(of: request.uri.path, now: now)
         var response = try await next(request, context)
         guard request.method == .get, response.headers[.vary] == nil, Self.mayKeep(request.uri.path),
             let length = response.body.contentLength, length <= Self.maxTaggedBytes
@@ -177,7 +204,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
             let entry = cache.store(
                 key, body: collector.buffer, contentType: contentType,
                 age: response.headers[.age].flatMap { Int($0) } ?? 0, cacheControl: response.headers[.cacheControl],
-                route: context.endpointPath ?? "unmatched", now: now),
+                route: context.endpointPath ?? "unmatched", dataVersion: dataVersion, now: now),
             entry.gzipped != nil
         {
             // The answer just kept has a compressed copy: this one is sent as its hits are

@@ -94,7 +94,12 @@ enum HTTPGatewayApp {
             ? String(configuration.publicURL.dropLast()) : configuration.publicURL
         let reader = GatewayReader(gateway: gateway, timeout: configuration.requestTimeout, slots: slots)
         let shapes = PublicShapes(apiBase: base + "/api")
-        let cache = ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes)
+        // Asked outside the slots of the clients' calls: one small call at a time, which neither
+        // waits behind them nor keeps IdleTrim from seeing the process quiet.
+        let versions = DataVersions(ttl: configuration.cacheTTL, logger: logger) { method in
+            try await gateway.client().call(method, NoParams(), timeout: timeout)
+        }
+        let cache = ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes, versions: versions)
         let instruments = configuration.instruments
         // GraphQL's CPU work, off the event loops; stopped last (after the server).
         let workers = GraphQLWorkers()
@@ -170,7 +175,7 @@ enum HTTPGatewayApp {
             logger: logger
         )
         // Stopped in reverse: the drain first, then the server, then the link to the Gateway.
-        var services: [any Service] = [workers, gateway, trim, application]
+        var services: [any Service] = [workers, gateway, versions, trim, application]
         if let address = configuration.metricsAddress {
             services.append(
                 MetricsListener.make(

@@ -26,6 +26,15 @@ enum PublicAPIRoutes {
         !WebApp.owns(path) && !privatePaths.contains(PublicAPIMiddleware<PublicRequestContext>.routePath(path))
     }
 
+    /// The service whose data the answers of `path` are made of (what the micro-cache asks
+    /// ``DataVersions`` about): `/api/…` the CharacterService's, `/search` the UniversityService's;
+    /// nil for every other path (GraphQL's answers, kept under keys of their own, live their TTL).
+    static func service(answering path: String) -> ServiceName? {
+        let route = PublicAPIMiddleware<PublicRequestContext>.routePath(path)
+        if route == "/search" { return .universities }
+        return route.hasPrefix("/api/") ? .characters : nil
+    }
+
     static func router(
         endpoints: RickAndMortyEndpoints, universities: UniversitySearch, graphQL: GraphQLEndpoint,
         maxURLBytes: Int, cache: ResponseCache, metrics: HTTPMetrics, webApp: WebApp,

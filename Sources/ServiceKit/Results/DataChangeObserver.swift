@@ -4,18 +4,19 @@ import Messaging
 import NIOCore
 import RnmAPI
 
-/// Empties a service's reply cache whenever a transaction that changed its database commits
-/// (a fetch stored, a sync, a favorite, an eviction): a kept reply never outlives its data.
-/// Updates of bookkeeping columns alone (``bookkeepingColumns``: a `304` renewing a copy's
-/// age, a read marking a page used) change no answer, and leave the cache as it is.
-public final class ReplyCacheInvalidator: TransactionObserver, @unchecked Sendable {
-    private let cache: ExpiringCache<ByteBuffer>
+/// Calls its action after every transaction that changed a service's database (a fetch
+/// stored, a sync, a favorite, an eviction): what empties the reply cache (a kept reply never
+/// outlives its data) and moves the data's version (``DataChanges``). Updates of bookkeeping
+/// columns alone (``bookkeepingColumns``: a `304` renewing a copy's age, a read marking a page
+/// used) change no answer, and call nothing.
+public final class DataChangeObserver: TransactionObserver, @unchecked Sendable {
+    private let action: @Sendable () -> Void
     /// Set when the transaction changed a row. Only touched on the database's writer queue,
     /// where GRDB calls every method of an observer.
     private var changed = false
 
-    public init(cache: ExpiringCache<ByteBuffer>) {
-        self.cache = cache
+    public init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
     }
 
     /// Columns that say when a copy was fetched or used, never what an answer holds.
@@ -35,7 +36,7 @@ public final class ReplyCacheInvalidator: TransactionObserver, @unchecked Sendab
     public func databaseDidCommit(_ db: Database) {
         guard changed else { return }
         changed = false
-        cache.removeAll()
+        action()
     }
 
     public func databaseDidRollback(_ db: Database) {
@@ -46,7 +47,12 @@ public final class ReplyCacheInvalidator: TransactionObserver, @unchecked Sendab
 extension DatabasePool {
     /// Empties `cache` after every transaction that changes this database.
     public func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
-        add(transactionObserver: ReplyCacheInvalidator(cache: cache), extent: .databaseLifetime)
+        add(transactionObserver: DataChangeObserver { cache.removeAll() }, extent: .databaseLifetime)
+    }
+
+    /// Counts in `changes` every transaction that changes this database.
+    public func countChanges(in changes: DataChanges) {
+        add(transactionObserver: DataChangeObserver { changes.record() }, extent: .databaseLifetime)
     }
 }
 

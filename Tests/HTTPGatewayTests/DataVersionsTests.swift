@@ -1,0 +1,85 @@
+@testable import HTTPGateway
+import NIOCore
+import RnmAPI
+import TestSupport
+import Testing
+
+/// Issue 40: a kept answer repeated past `RNM_HTTP_CACHE_MS` while its service confirms its data
+/// unchanged, and never past that service's max age, a change, or the last confirmation's TTL.
+@Suite("HTTPGateway: kept answers while the data is unchanged")
+struct DataVersionsTests {
+    static let ttl = Duration.seconds(1)
+    static let json = "application/json; charset=utf-8"
+
+    /// A cache whose versions are recorded by hand (never asked: the service is not run).
+    static func cache() -> (ResponseCache, DataVersions) {
+        let versions = DataVersions(ttl: ttl, logger: testLogger()) { _ in throw CancellationError() }
+        return (ResponseCache(ttl: ttl, maxBytes: 1 << 20, versions: versions), versions)
+    }
+
+    @Test("past the TTL: kept while confirmed unchanged, not once the version moves or no confirmation is recent")
+    func keptWhileConfirmed() throws {
+        let (cache, versions) = Self.cache()
+        let start = ContinuousClock.now
+        versions.record(DataVersion(version: "a.1", maxAge: 600), of: .characters, now: start)
+        let seen = try #require(cache.dataVersion(of: "/api/character/1", now: start))
+        cache.store(
+            "/api/character/1", body: ByteBuffer(string: "{}"), contentType: Self.json, age: 3,
+            dataVersion: seen, now: start)
+        cache.store("/graphql-key", body: ByteBuffer(string: "{}"), contentType: Self.json, age: 3, now: start)
+        // Confirmed again half a TTL before each look.
+        for seconds in [1.5, 10.5, 100.5] {
+            versions.record(
+                DataVersion(version: "a.1", maxAge: 600), of: .characters, now: start + .seconds(seconds - 0.5))
+            #expect(cache.lookup("/api/character/1", now: start + .seconds(seconds)) != nil, "at \(seconds) s")
+        }
+        // Without a version (GraphQL's answers): the TTL only.
+        #expect(cache.lookup("/graphql-key", now: start + .milliseconds(900)) != nil)
+        #expect(cache.lookup("/graphql-key", now: start + .seconds(1.5)) == nil)
+        // The last confirmation more than a TTL ago (the Gateway down): not repeated.
+        #expect(cache.lookup("/api/character/1", now: start + .seconds(101.6)) == nil)
+        // The version moved: not repeated, even confirmed just now.
+        versions.record(DataVersion(version: "a.2", maxAge: 600), of: .characters, now: start + .seconds(102))
+        #expect(cache.lookup("/api/character/1", now: start + .seconds(102.1)) == nil)
+        // A later answer kept at the new version is repeated again.
+        let later = try #require(cache.dataVersion(of: "/api/character/1", now: start + .seconds(102.1)))
+        #expect(later != seen)
+        cache.store(
+            "/api/character/1", body: ByteBuffer(string: "{}"), contentType: Self.json, age: 0,
+            dataVersion: later, now: start + .seconds(102.1))
+        versions.record(DataVersion(version: "a.2", maxAge: 600), of: .characters, now: start + .seconds(104))
+        #expect(cache.lookup("/api/character/1", now: start + .seconds(104.5)) != nil)
+        // Back to an earlier text (a restarted service counting from 1 again) is a change too.
+        versions.record(DataVersion(version: "a.1", maxAge: 600), of: .characters, now: start + .seconds(105))
+        #expect(cache.lookup("/api/character/1", now: start + .seconds(105.1)) == nil)
+    }
+
+    @Test("never past the service's max age, counted from the answer's Age")
+    func boundedByMaxAge() throws {
+        let (cache, versions) = Self.cache()
+        let start = ContinuousClock.now
+        versions.record(DataVersion(version: "a.1", maxAge: 30), of: .characters, now: start)
+        let seen = try #require(cache.dataVersion(of: "/API/Character/", now: start))
+        cache.store(
+            "/api/character/", body: ByteBuffer(string: "{}"), contentType: Self.json, age: 10,
+            dataVersion: seen, now: start)
+        // 30 s of max age, 10 already spent and one more for Age's whole seconds: 19 s.
+        versions.record(DataVersion(version: "a.1", maxAge: 30), of: .characters, now: start + .seconds(18.5))
+        #expect(cache.lookup("/api/character/", now: start + .seconds(18.9)) != nil)
+        #expect(cache.lookup("/api/character/", now: start + .seconds(19.1)) == nil)
+        // A max age of 0 (the universities' default: always ask first) or an answer older than it: the TTL.
+        #expect(cache.lifetime(age: 0, DataVersions.Seen(service: .universities, token: 1, maxAge: 0)) == Self.ttl)
+        #expect(cache.lifetime(age: 40, seen) == Self.ttl)
+    }
+
+    @Test("which service's data each path is made of; none known, none kept past the TTL")
+    func services() {
+        #expect(PublicAPIRoutes.service(answering: "/api/character/1,2") == .characters)
+        #expect(PublicAPIRoutes.service(answering: "/api/episode/") == .characters)
+        #expect(PublicAPIRoutes.service(answering: "/Search/") == .universities)
+        #expect(PublicAPIRoutes.service(answering: "/graphql") == nil)
+        #expect(PublicAPIRoutes.service(answering: "/api") == nil)
+        let (cache, _) = Self.cache()
+        #expect(cache.dataVersion(of: "/api/character/1") == nil)  // never confirmed
+    }
+}
