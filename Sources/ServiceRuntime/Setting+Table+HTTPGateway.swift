@@ -42,7 +42,8 @@ extension Setting {
                 flag: "http-max-connections-per-client")
         case .httpCacheMilliseconds:
             SettingSpec(
-                "How long an answer fresh from rnm's cache is answered again from memory, in ms; 0 turns it off",
+                "How long an answer fresh from rnm's cache is answered again from memory, in ms (longer while its "
+                    + "service's data is unchanged, up to its max age; a change shows within it); 0 turns it off",
                 default: .integer(1000), range: 0...3_600_000, readers: [.httpGateway], flag: "cache-ms")
         case .httpCacheBytes:
             SettingSpec(
