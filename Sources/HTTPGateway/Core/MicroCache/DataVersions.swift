@@ -94,25 +94,34 @@ final class DataVersions: Service, Sendable {
         // Half the TTL, so that a confirmation is renewed before the last one runs out.
         let interval = ttl / 2
         try? await cancelWhenGracefulShutdown { [self] in
-            var failing = false
+            // A service that did not answer is asked again after `Self.pause` (its kept answers
+            // live the TTL meanwhile): the Gateway logs each request it cannot forward, and
+            // twice a second would fill its log while a service is away.
+            var pausedUntil: [ServiceName: ContinuousClock.Instant] = [:]
             while true {
-                // Read before the call: a change while it is in flight makes a later version.
-                for (service, watched) in watched {
+                for (service, watched) in watched where pausedUntil[service].map({ $0 <= .now }) ?? true {
+                    // Read before the call: a change while it is in flight makes a later version.
                     let asked = ContinuousClock.now
                     do {
                         record(try await ask(watched.method), of: service, now: asked)
-                        failing = false
+                        pausedUntil[service] = nil
                     } catch is CancellationError {
                         return
                     } catch {
-                        if !failing { logger.debug("data version unknown", metadata: ["error": "\(error)"]) }
-                        failing = true
+                        if pausedUntil[service] == nil {
+                            logger.debug(
+                                "data version unknown", metadata: ["service": "\(service)", "error": "\(error)"])
+                        }
+                        pausedUntil[service] = .now + max(interval, Self.pause)
                     }
                 }
                 try await Task.sleep(for: interval)
             }
         }
     }
+
+    /// How long a service that did not answer is left before it is asked again.
+    static let pause = Duration.seconds(5)
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
