@@ -132,6 +132,7 @@ struct HTTPBehaviourTests {
             let gatewayDown = try await http.get("/search?country=United%20Arab%20Emirates")
             #expect(gatewayDown.status == 503, "\(gatewayDown.text)")
             #expect(gatewayDown.header("Retry-After") == "1")
+            #expect(gatewayDown.text.contains("its Gateway is not running"), "\(gatewayDown.text)")
             // Back: answered again without restarting the HTTPGateway.
             try system.launch(.gateway)
             try await system.waitUntilReady(.gateway)

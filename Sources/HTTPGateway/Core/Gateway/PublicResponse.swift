@@ -64,8 +64,13 @@ enum PublicResponse {
         guard let error = error as? RPCError else { return ("internal error", .internalServerError, [:]) }
         switch error.code {
         case .serviceUnavailable:
+            // Named, so that whoever reads it knows what to start again.
             let what =
-                ["characters", "universities"].contains(error.service) ? "its \(error.service) service is" : "it is"
+                switch ServiceName(rawValue: error.service) {
+                case .gateway: "its Gateway is"
+                case .some(let service): "its \(service.rawValue) service is"
+                case nil: "it is"
+                }
             return (
                 "rnm cannot answer now: \(what) not running; retry shortly", .serviceUnavailable, [.retryAfter: "1"]
             )
