@@ -1,6 +1,7 @@
 @testable import HTTPGateway
 import NIOCore
 import RnmAPI
+import Synchronization
 import TestSupport
 import Testing
 
@@ -70,6 +71,26 @@ struct DataVersionsTests {
         // A max age of 0 (the universities' default: always ask first) or an answer older than it: the TTL.
         #expect(cache.lifetime(age: 0, DataVersions.Seen(service: .universities, token: 1, maxAge: 0)) == Self.ttl)
         #expect(cache.lifetime(age: 40, seen) == Self.ttl)
+    }
+
+    @Test("a service that fails while the other answers is told once and left for the pause, the other still asked")
+    func failureToldOnce() async throws {
+        struct Away: Error {}
+        let log = CapturedLog()
+        let asked = Atomic<Int>(0)
+        let failed = Atomic<Int>(0)
+        let versions = DataVersions(ttl: .milliseconds(2), logger: log.logger()) { method in
+            // Twenty calls, then the end (a cancelled call ends the poll): far within the pause.
+            guard asked.add(1, ordering: .relaxed).newValue <= 20 else { throw CancellationError() }
+            guard method.owner == ServiceName.characters.rawValue else {
+                failed.add(1, ordering: .relaxed)
+                throw Away()
+            }
+            return DataVersion(version: "a.1", maxAge: 600)
+        }
+        try await versions.run()
+        #expect(log.messages.filter { $0 == "data version unknown" }.count == 1)
+        #expect(failed.load(ordering: .relaxed) == 1)
     }
 
     @Test("which service's data each path is made of; none known, none kept past the TTL")

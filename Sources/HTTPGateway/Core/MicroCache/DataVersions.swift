@@ -66,7 +66,12 @@ final class DataVersions: Service, Sendable {
     /// Whether the data `seen` is still the service's, confirmed within the TTL.
     func holds(_ seen: Seen, now: ContinuousClock.Instant) -> Bool {
         guard let watched = watched[seen.service] else { return false }
-        return watched.token.load(ordering: .acquiring) == seen.token && confirmed(watched, now: now)
+        // The confirmation first, then the token: ``record(_:of:now:)`` stores them the other way
+        // round, so a confirmation read here is never newer than the token read after it. Read
+        // token first, an old token and the confirmation of the version after it could pass
+        // together: an answer of the old data repeated after its last confirmation ran out.
+        let isConfirmed = confirmed(watched, now: now)
+        return watched.token.load(ordering: .acquiring) == seen.token && isConfirmed
     }
 
     private func confirmed(_ watched: Watched, now: ContinuousClock.Instant) -> Bool {
