@@ -1,4 +1,5 @@
 @testable import HTTPGateway
+import Messaging
 import NIOCore
 import RnmAPI
 import Synchronization
@@ -50,7 +51,7 @@ struct DataVersionsTests {
             dataVersion: later, now: start + .seconds(102.1))
         versions.record(DataVersion(version: "a.2", maxAge: 600), of: .characters, now: start + .seconds(104))
         #expect(cache.lookup("/api/character/1", now: start + .seconds(104.5)) != nil)
-        // Back to an earlier text (a restarted service counting from 1 again) is a change too.
+        // Back to an earlier text (A, B, then A again) is a change too.
         versions.record(DataVersion(version: "a.1", maxAge: 600), of: .characters, now: start + .seconds(105))
         #expect(cache.lookup("/api/character/1", now: start + .seconds(105.1)) == nil)
     }
@@ -69,28 +70,45 @@ struct DataVersionsTests {
         #expect(cache.lookup("/api/character/", now: start + .seconds(18.9)) != nil)
         #expect(cache.lookup("/api/character/", now: start + .seconds(19.1)) == nil)
         // A max age of 0 (the universities' default: always ask first) or an answer older than it: the TTL.
-        #expect(cache.lifetime(age: 0, DataVersions.Seen(service: .universities, token: 1, maxAge: 0)) == Self.ttl)
+        versions.record(DataVersion(version: "b.1", maxAge: 0), of: .universities, now: start)
+        let never = try #require(versions.current(.universities, now: start))
+        #expect(cache.lifetime(age: 0, never) == Self.ttl)
         #expect(cache.lifetime(age: 40, seen) == Self.ttl)
     }
 
-    @Test("a service that fails while the other answers is told once and left for the pause, the other still asked")
+    @Test("a service that is away is told once and left for the pause, the other still asked; a short TTL asks none")
     func failureToldOnce() async throws {
-        struct Away: Error {}
         let log = CapturedLog()
         let asked = Atomic<Int>(0)
         let failed = Atomic<Int>(0)
-        let versions = DataVersions(ttl: .milliseconds(2), logger: log.logger()) { method in
-            // Twenty calls, then the end (a cancelled call ends the poll): far within the pause.
-            guard asked.add(1, ordering: .relaxed).newValue <= 20 else { throw CancellationError() }
+        let versions = DataVersions(ttl: DataVersions.minimumTTL, logger: log.logger()) { method in
             guard method.owner == ServiceName.characters.rawValue else {
                 failed.add(1, ordering: .relaxed)
-                throw Away()
+                throw RPCError(.serviceUnavailable, "away", service: method.owner)
             }
+            asked.add(1, ordering: .relaxed)
             return DataVersion(version: "a.1", maxAge: 600)
         }
-        try await versions.run()
+        let polling = Task { try await versions.run() }
+        // Asked every half TTL: five calls in about half a second, far within the 5 s pause.
+        try await waitUntil(10, "the answering service asked five times") { asked.load(ordering: .relaxed) >= 5 }
+        #expect(versions.current(.characters) != nil && versions.current(.universities) == nil)
+        polling.cancel()
+        try await polling.value
         #expect(log.messages.filter { $0 == "data version unknown" }.count == 1)
         #expect(failed.load(ordering: .relaxed) == 1)
+
+        // Under the minimum TTL: nothing asked, and no answer kept past the TTL.
+        let called = Atomic<Int>(0)
+        let short = DataVersions(ttl: DataVersions.minimumTTL / 2, logger: log.logger()) { _ in
+            called.add(1, ordering: .relaxed)
+            return DataVersion(version: "a.1", maxAge: 600)
+        }
+        let idle = Task { try await short.run() }
+        try await Task.sleep(for: .milliseconds(300))  // what would be three calls
+        idle.cancel()
+        try await idle.value
+        #expect(called.load(ordering: .relaxed) == 0)
     }
 
     @Test("which service's data each path is made of; none known, none kept past the TTL")

@@ -59,12 +59,13 @@ enum CharacterServiceApp {
         // with a shared store another replica changes the list, and no commit here would say so.
         // The SQLite file's commits still empty the cache, as before, for a favorite's sake in
         // any reply that may come to hold one.
-        let replyCache = configuration.makeReplyCache(invalidatedBy: database)
+        let changes = DataChanges()
+        let replyCache = configuration.makeReplyCache(invalidatedBy: database, counting: changes)
         if let replyCache, let file = favorites.store as? FavoritesDatabase { file.invalidateOnCommit(replyCache) }
         var router = CharacterRoutes.router(
             catalog: catalog, syncConcurrency: syncConcurrency,
             maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
-        router.registerChanges(RPCMethods.charactersChanges, of: database, maxAge: policy.maxAge)
+        router.registerChanges(RPCMethods.charactersChanges, changes, maxAge: policy.maxAge)
         router.registerMetrics(
             RPCMethods.charactersMetrics, of: .characters, instruments: configuration.instruments,
             databases: [("characters", configuration.databasePath)]

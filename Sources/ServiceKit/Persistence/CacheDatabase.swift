@@ -26,8 +26,4 @@ extension CacheDatabase {
         pool.invalidateOnCommit(cache)
     }
 
-    /// Counts in `changes` every transaction that changes this database.
-    public func countChanges(in changes: DataChanges) {
-        pool.countChanges(in: changes)
-    }
 }

@@ -5,8 +5,9 @@ import NIOCore
 import RnmAPI
 
 /// Calls its action after every transaction that changed a service's database (a fetch
-/// stored, a sync, a favorite, an eviction): what empties the reply cache (a kept reply never
-/// outlives its data) and moves the data's version (``DataChanges``). Updates of bookkeeping
+/// stored, a sync, an eviction; in the favorites' file, a favorite): what empties the reply
+/// cache (a kept reply never outlives its data) and, for the cache's database, moves the
+/// data's version (``DataChanges``). Updates of bookkeeping
 /// columns alone (``bookkeepingColumns``: a `304` renewing a copy's age, a read marking a page
 /// used) change no answer, and call nothing.
 public final class DataChangeObserver: TransactionObserver, @unchecked Sendable {
@@ -50,9 +51,16 @@ extension DatabasePool {
         add(transactionObserver: DataChangeObserver { cache.removeAll() }, extent: .databaseLifetime)
     }
 
-    /// Counts in `changes` every transaction that changes this database.
-    public func countChanges(in changes: DataChanges) {
-        add(transactionObserver: DataChangeObserver { changes.record() }, extent: .databaseLifetime)
+    /// After every transaction that changes this database, empties `cache` (when there is
+    /// one), then counts the change in `changes`: in that order, in one observer, so that a
+    /// reply kept before the change is gone before the new version can be read (a client
+    /// keeping it under the new version would repeat old data up to the max age).
+    public func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>?, counting changes: DataChanges) {
+        let observer = DataChangeObserver {
+            cache?.removeAll()
+            changes.record()
+        }
+        add(transactionObserver: observer, extent: .databaseLifetime)
     }
 }
 

@@ -26,13 +26,12 @@ public final class DataChanges: Sendable {
 }
 
 extension RPCRouter {
-    /// Registers `method` (`<prefix>.changes`): the version of `database`'s data, counted from
-    /// now, and `maxAge`, the service's max age in seconds.
+    /// Registers `method` (`<prefix>.changes`): the version of the data whose changes `changes`
+    /// counts (``CachingServiceConfiguration/makeReplyCache(invalidatedBy:counting:)``), and
+    /// `maxAge`, the service's max age in seconds.
     public mutating func registerChanges(
-        _ method: RPCMethod<NoParams, DataVersion>, of database: some CacheDatabase, maxAge: Double
+        _ method: RPCMethod<NoParams, DataVersion>, _ changes: DataChanges, maxAge: Double
     ) {
-        let changes = DataChanges()
-        database.countChanges(in: changes)
         register(method) { _, _ in changes.version(maxAge: maxAge) }
     }
 }

@@ -31,11 +31,13 @@ extension CachingServiceConfiguration {
     }
 
     /// The reply cache of `replyCacheBytes` (nil when that is 0: off), emptied by every change
-    /// to `database` that can change an answer, so that no kept reply outlives its data.
-    public func makeReplyCache(invalidatedBy database: some CacheDatabase) -> ExpiringCache<ByteBuffer>? {
-        guard replyCacheBytes > 0 else { return nil }
-        let cache = ExpiringCache<ByteBuffer>(maxBytes: replyCacheBytes)
-        database.invalidateOnCommit(cache)
+    /// to `database` that can change an answer, so that no kept reply outlives its data; each
+    /// such change then counted in `changes` (`<prefix>.changes`).
+    public func makeReplyCache(
+        invalidatedBy database: some CacheDatabase, counting changes: DataChanges
+    ) -> ExpiringCache<ByteBuffer>? {
+        let cache = replyCacheBytes > 0 ? ExpiringCache<ByteBuffer>(maxBytes: replyCacheBytes) : nil
+        database.pool.invalidateOnCommit(cache, counting: changes)
         return cache
     }
 

@@ -35,10 +35,11 @@ enum UniversityServiceApp {
         policy.storage.note(opening)
         let catalog = UniversityCatalog(database: database, upstream: upstream, policy: policy, logger: logger)
         // Finished replies of fresh reads, answered again without the database.
-        let replyCache = configuration.makeReplyCache(invalidatedBy: database)
+        let changes = DataChanges()
+        let replyCache = configuration.makeReplyCache(invalidatedBy: database, counting: changes)
         var router = UniversityRoutes.router(
             catalog: catalog, maxParamBytes: configuration.maxParamBytes, replyCache: replyCache)
-        router.registerChanges(RPCMethods.universitiesChanges, of: database, maxAge: policy.maxAge)
+        router.registerChanges(RPCMethods.universitiesChanges, changes, maxAge: policy.maxAge)
         router.registerMetrics(
             RPCMethods.universitiesMetrics, of: .universities, instruments: configuration.instruments,
             databases: [("universities", configuration.databasePath)], health: catalog.healthReport)

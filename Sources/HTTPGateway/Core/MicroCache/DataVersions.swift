@@ -6,33 +6,50 @@ import ServiceRuntime
 import Synchronization
 
 /// What the services say of their data (`<prefix>.changes`, ``DataVersion``), asked through the
-/// Gateway every half `RNM_HTTP_CACHE_MS`. The micro-cache repeats an answer past
-/// `RNM_HTTP_CACHE_MS` while its service's data is still the version it was kept at, confirmed
-/// within the last `RNM_HTTP_CACHE_MS`, and the answer younger than the service's max age: the
-/// rule of the service's own reply cache, seen from here no later than `RNM_HTTP_CACHE_MS`
-/// after a change. Without an answer (the Gateway or the service down, or older than the
-/// method) nothing is confirmed, and every kept answer lives `RNM_HTTP_CACHE_MS`, as before.
+/// Gateway every half `RNM_HTTP_CACHE_MS`, each service on its own. The micro-cache repeats an
+/// answer past `RNM_HTTP_CACHE_MS` while its service's data is still the version it was kept
+/// at, confirmed by a call that left within the last `RNM_HTTP_CACHE_MS`, and the answer
+/// younger than the service's max age: the rule of the service's own reply cache, seen from
+/// here no later than `RNM_HTTP_CACHE_MS` after a change. Without such a confirmation (the
+/// Gateway or the service away, slow or older than the method) every kept answer lives
+/// `RNM_HTTP_CACHE_MS` from when it was kept, as before.
 final class DataVersions: Service, Sendable {
     /// A service's data as it was when an answer was kept.
     struct Seen: Sendable, Equatable {
-        let service: ServiceName
+        fileprivate let watched: Watched
         /// This process's number for the version (versions are compared, never read).
         let token: Int
         /// The service's max age, in seconds.
         let maxAge: Double
+
+        static func == (lhs: Seen, rhs: Seen) -> Bool {
+            lhs.watched === rhs.watched && lhs.token == rhs.token && lhs.maxAge == rhs.maxAge
+        }
     }
 
-    /// One service's last answer, written by the poll, read by every hit past the TTL.
-    private final class Watched: Sendable {
+    /// One service's last answer, written by its poll, read by every hit past the TTL.
+    fileprivate final class Watched: Sendable {
         let method: RPCMethod<NoParams, DataVersion>
-        /// The last version and the number it was given (0: none known).
+        /// The last version and the number it was given (0: none known), for the poll and for
+        /// ``DataVersions/current(_:now:)``; ``token`` is the same number for the hits' reads.
         let last = Mutex<(version: DataVersion?, token: Int)>((nil, 0))
         let token = Atomic<Int>(0)
-        /// When the version was last confirmed, in nanoseconds after ``DataVersions/origin``.
+        /// When the call that last confirmed the version left, in nanoseconds after ``DataVersions/origin``.
         let confirmedAt = Atomic<Int64>(.min)
 
         init(_ method: RPCMethod<NoParams, DataVersion>) { self.method = method }
     }
+
+    /// The services that answer `<prefix>.changes`: the calls the poll may have in flight at once.
+    static let services = ServiceName.allCases.filter { RPCMethods.changes(of: $0) != nil }
+    /// Below this TTL no version is asked: asked every half TTL, a shorter one would cost the
+    /// Gateway and the services more calls than the answers it keeps would save.
+    static let minimumTTL = Duration.milliseconds(200)
+    /// How long a service that is away (or does not know the method) is left before it is asked
+    /// again, doubled for each call that finds it still away, up to ``maxPause``: the Gateway logs
+    /// each request it cannot forward.
+    static let pause = Duration.seconds(5)
+    static let maxPause = Duration.seconds(60)
 
     /// How long a confirmation holds (`RNM_HTTP_CACHE_MS`); asked twice as often.
     let ttl: Duration
@@ -41,9 +58,10 @@ final class DataVersions: Service, Sendable {
     private let ask: @Sendable (RPCMethod<NoParams, DataVersion>) async throws -> DataVersion
     private let logger: Logger
 
-    /// `ask` calls a method through the Gateway.
+    /// `ask` calls a method through the Gateway, within at most the TTL (a later answer confirms
+    /// nothing: a confirmation counts from when its call left).
     init(
-        ttl: Duration, services: [ServiceName] = [.characters, .universities], logger: Logger,
+        ttl: Duration, services: [ServiceName] = DataVersions.services, logger: Logger,
         ask: @escaping @Sendable (RPCMethod<NoParams, DataVersion>) async throws -> DataVersion
     ) {
         self.ttl = ttl
@@ -60,18 +78,17 @@ final class DataVersions: Service, Sendable {
         guard let watched = watched[service], confirmed(watched, now: now) else { return nil }
         let (version, token) = watched.last.withLock { ($0.version, $0.token) }
         guard let version, token != 0 else { return nil }
-        return Seen(service: service, token: token, maxAge: version.maxAge)
+        return Seen(watched: watched, token: token, maxAge: version.maxAge)
     }
 
     /// Whether the data `seen` is still the service's, confirmed within the TTL.
     func holds(_ seen: Seen, now: ContinuousClock.Instant) -> Bool {
-        guard let watched = watched[seen.service] else { return false }
         // The confirmation first, then the token: ``record(_:of:now:)`` stores them the other way
         // round, so a confirmation read here is never newer than the token read after it. Read
         // token first, an old token and the confirmation of the version after it could pass
         // together: an answer of the old data repeated after its last confirmation ran out.
-        let isConfirmed = confirmed(watched, now: now)
-        return watched.token.load(ordering: .acquiring) == seen.token && isConfirmed
+        let isConfirmed = confirmed(seen.watched, now: now)
+        return seen.watched.token.load(ordering: .acquiring) == seen.token && isConfirmed
     }
 
     private func confirmed(_ watched: Watched, now: ContinuousClock.Instant) -> Bool {
@@ -79,7 +96,7 @@ final class DataVersions: Service, Sendable {
         return at != .min && Self.nanoseconds(now - origin) - at < Self.nanoseconds(ttl)
     }
 
-    /// Records `version` of `service`, read at `now` (the poll; tests).
+    /// Records `version` of `service`, asked at `now` (the poll; tests).
     func record(_ version: DataVersion, of service: ServiceName, now: ContinuousClock.Instant = .now) {
         guard let watched = watched[service] else { return }
         let token = watched.last.withLock { last -> Int in
@@ -91,42 +108,50 @@ final class DataVersions: Service, Sendable {
     }
 
     func run() async throws {
-        // A service that returns ends the group: with the micro-cache off, it waits for the end.
-        guard ttl > .zero, !watched.isEmpty else {
+        // A service that returns ends the group: with nothing to ask, it waits for the end.
+        guard ttl >= Self.minimumTTL, !watched.isEmpty else {
             try? await gracefulShutdown()
             return
         }
-        // Half the TTL, so that a confirmation is renewed before the last one runs out.
-        let interval = ttl / 2
+        // Each service on its own, so that one slow or away does not hold the other's back.
         try? await cancelWhenGracefulShutdown { [self] in
-            // A service that did not answer is asked again after `Self.pause` (its kept answers
-            // live the TTL meanwhile): the Gateway logs each request it cannot forward, and
-            // twice a second would fill its log while a service is away.
-            var pausedUntil: [ServiceName: ContinuousClock.Instant] = [:]
-            while true {
-                for (service, watched) in watched where pausedUntil[service].map({ $0 <= .now }) ?? true {
-                    // Read before the call: a change while it is in flight makes a later version.
-                    let asked = ContinuousClock.now
-                    do {
-                        record(try await ask(watched.method), of: service, now: asked)
-                        pausedUntil[service] = nil
-                    } catch is CancellationError {
-                        return
-                    } catch {
-                        if pausedUntil[service] == nil {
-                            logger.debug(
-                                "data version unknown", metadata: ["service": "\(service)", "error": "\(error)"])
-                        }
-                        pausedUntil[service] = .now + max(interval, Self.pause)
-                    }
+            try await withThrowingDiscardingTaskGroup { group in
+                for (service, watched) in watched {
+                    group.addTask { try await self.poll(service, watched) }
                 }
-                try await Task.sleep(for: interval)
             }
         }
     }
 
-    /// How long a service that did not answer is left before it is asked again.
-    static let pause = Duration.seconds(5)
+    /// Asks `service` every half TTL, counted from when each call left (so that a confirmation
+    /// is renewed before the last one runs out), until cancelled.
+    private func poll(_ service: ServiceName, _ watched: Watched) async throws {
+        let interval = ttl / 2
+        var pause: Duration?
+        while true {
+            let asked = ContinuousClock.now
+            var next = asked + interval
+            do {
+                let version = try await ask(watched.method)
+                record(version, of: service, now: asked)
+                if pause != nil { logger.debug("data version known again", metadata: ["service": "\(service)"]) }
+                pause = nil
+                // Nothing of it is kept past the TTL (always asked first): a new start is enough to see.
+                if version.maxAge <= 0 { next = asked + Self.pause }
+            } catch is CancellationError {
+                return
+            } catch let error as RPCError where error.code == .serviceUnavailable || error.code == .methodNotFound {
+                if pause == nil {
+                    logger.debug("data version unknown", metadata: ["service": "\(service)", "error": "\(error)"])
+                }
+                pause = min(pause.map { $0 * 2 } ?? Self.pause, Self.maxPause)
+                next = asked + (pause ?? Self.pause)
+            } catch {
+                // Slow or overloaded: asked again at the next turn; kept answers live the TTL meanwhile.
+            }
+            try await Task.sleep(until: next, clock: .continuous)
+        }
+    }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

@@ -69,8 +69,9 @@ struct ResponseCache: Sendable {
     func lifetime(age: Int, _ dataVersion: DataVersions.Seen?) -> Duration {
         guard let dataVersion else { return ttl }
         let fresh = dataVersion.maxAge - Double(age) - 1
+        // The bound keeps the arithmetic in range; max ages are far within it.
         guard fresh.isFinite else { return ttl }
-        return max(ttl, .milliseconds(Int64(min(fresh, 31_536_000) * 1000)))
+        return max(ttl, .milliseconds(Int64(min(fresh, 1e9) * 1000)))
     }
 
     /// The entry to keep for `body` under `key` in `cache`: with its gzipped copy when both fit,
@@ -204,7 +205,9 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
             let entry = cache.store(
                 key, body: collector.buffer, contentType: contentType,
                 age: response.headers[.age].flatMap { Int($0) } ?? 0, cacheControl: response.headers[.cacheControl],
-                route: context.endpointPath ?? "unmatched", dataVersion: dataVersion, now: now),
+                route: context.endpointPath ?? "unmatched",
+                // Without an `Age`, how old its data is is not known: the TTL only.
+                dataVersion: response.headers[.age] == nil ? nil : dataVersion, now: now),
             entry.gzipped != nil
         {
             // The answer just kept has a compressed copy: this one is sent as its hits are

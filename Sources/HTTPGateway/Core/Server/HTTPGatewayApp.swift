@@ -83,7 +83,10 @@ enum HTTPGatewayApp {
                     RPCMethods.gatewayHello, GatewayHello(client: "HTTPGateway", holdReplies: true), timeout: timeout)
                 // One under the Gateway's limit: it counts a request until its reply is handed
                 // to the connection, which may come just after the reply reached this end.
-                if let maxInFlight = mode.maxInFlight { slots.resize(to: maxInFlight - 1) }
+                // And the data versions' calls, which take no slot (``DataVersions``).
+                if let maxInFlight = mode.maxInFlight {
+                    slots.resize(to: maxInFlight - 1 - DataVersions.services.count)
+                }
             } catch let error as RPCError where error.code == .methodNotFound {
                 // A Gateway older than gateway.hello: the link works, its replies may be dropped.
                 logger.warning("the Gateway does not know gateway.hello; its replies may be dropped when many wait")
@@ -94,12 +97,15 @@ enum HTTPGatewayApp {
             ? String(configuration.publicURL.dropLast()) : configuration.publicURL
         let reader = GatewayReader(gateway: gateway, timeout: configuration.requestTimeout, slots: slots)
         let shapes = PublicShapes(apiBase: base + "/api")
-        // Asked outside the slots of the clients' calls: one small call at a time, which neither
-        // waits behind them nor keeps IdleTrim from seeing the process quiet.
-        let versions = DataVersions(ttl: configuration.cacheTTL, logger: logger) { method in
-            try await gateway.client().call(method, NoParams(), timeout: timeout)
-        }
-        let cache = ResponseCache(ttl: configuration.cacheTTL, maxBytes: configuration.cacheBytes, versions: versions)
+        // Asked outside the slots of the clients' calls (one small call a service at a time),
+        // so that they neither wait behind them nor keep IdleTrim from seeing the process quiet.
+        let ttl = configuration.cacheTTL
+        let versions =
+            ttl >= DataVersions.minimumTTL
+            ? DataVersions(ttl: ttl, logger: logger) { method in
+                try await gateway.client().call(method, NoParams(), timeout: min(timeout, ttl))
+            } : nil
+        let cache = ResponseCache(ttl: ttl, maxBytes: configuration.cacheBytes, versions: versions)
         let instruments = configuration.instruments
         // GraphQL's CPU work, off the event loops; stopped last (after the server).
         let workers = GraphQLWorkers()
@@ -175,7 +181,7 @@ enum HTTPGatewayApp {
             logger: logger
         )
         // Stopped in reverse: the drain first, then the server, then the link to the Gateway.
-        var services: [any Service] = [workers, gateway, versions, trim, application]
+        var services: [any Service] = [workers, gateway] + (versions.map { [$0] } ?? []) + [trim, application]
         if let address = configuration.metricsAddress {
             services.append(
                 MetricsListener.make(
