@@ -19,15 +19,23 @@ struct DataVersionsTests {
         return (ResponseCache(ttl: ttl, maxBytes: 1 << 20, versions: versions), versions)
     }
 
-    @Test("past the TTL: kept while confirmed unchanged, not once the version moves or no confirmation is recent")
-    func keptWhileConfirmed() throws {
+    /// A cache holding an answer of `path`, `age` seconds old when kept at `start`, under the
+    /// characters' version "a.1" of `maxAge`, confirmed at `start`.
+    static func kept(
+        _ path: String, maxAge: Double, age: Int
+    ) throws -> (ResponseCache, DataVersions, ContinuousClock.Instant, DataVersions.Seen) {
         let (cache, versions) = Self.cache()
         let start = ContinuousClock.now
-        versions.record(DataVersion(version: "a.1", maxAge: 600), of: .characters, now: start)
-        let seen = try #require(cache.dataVersion(of: "/api/character/1", now: start))
+        versions.record(DataVersion(version: "a.1", maxAge: maxAge), of: .characters, now: start)
+        let seen = try #require(cache.dataVersion(of: path, now: start))
         cache.store(
-            "/api/character/1", body: ByteBuffer(string: "{}"), contentType: Self.json, age: 3,
-            dataVersion: seen, now: start)
+            path, body: ByteBuffer(string: "{}"), contentType: Self.json, age: age, dataVersion: seen, now: start)
+        return (cache, versions, start, seen)
+    }
+
+    @Test("past the TTL: kept while confirmed unchanged, not once the version moves or no confirmation is recent")
+    func keptWhileConfirmed() throws {
+        let (cache, versions, start, seen) = try Self.kept("/api/character/1", maxAge: 600, age: 3)
         cache.store("/graphql-key", body: ByteBuffer(string: "{}"), contentType: Self.json, age: 3, now: start)
         // Confirmed again half a TTL before each look.
         for seconds in [1.5, 10.5, 100.5] {
@@ -58,13 +66,7 @@ struct DataVersionsTests {
 
     @Test("never past the service's max age, counted from the answer's Age")
     func boundedByMaxAge() throws {
-        let (cache, versions) = Self.cache()
-        let start = ContinuousClock.now
-        versions.record(DataVersion(version: "a.1", maxAge: 30), of: .characters, now: start)
-        let seen = try #require(cache.dataVersion(of: "/API/Character/", now: start))
-        cache.store(
-            "/api/character/", body: ByteBuffer(string: "{}"), contentType: Self.json, age: 10,
-            dataVersion: seen, now: start)
+        let (cache, versions, start, seen) = try Self.kept("/api/character/", maxAge: 30, age: 10)
         // 30 s of max age, 10 already spent and one more for Age's whole seconds: 19 s.
         versions.record(DataVersion(version: "a.1", maxAge: 30), of: .characters, now: start + .seconds(18.5))
         #expect(cache.lookup("/api/character/", now: start + .seconds(18.9)) != nil)
