@@ -74,4 +74,18 @@ extension ExpiringCacheTests {
         #expect(cache.positions <= 2 * 300 + 64 + 1)
         #expect(cache.bytes <= 300 * (100 + 64 + 5))
     }
+
+    @Test("storing a new key each time, past the budget, keeps memory flat: the evicted keys are let go")
+    func noGrowthWithNewKeys() {
+        // A quarter of the budget per value at most; 100 values of 1,000 bytes fit.
+        let cache = ExpiringCache<Int>(maxBytes: 100 * (1000 + 64 + 8))
+        let now = ContinuousClock.now
+        for round in 0..<20_000 {
+            cache.store(round, for: "k\(round)", size: 1000, expires: now + .seconds(60), now: now)
+        }
+        #expect(cache.entry(for: "k19999", now: now)?.value == 19_999)
+        #expect(cache.entry(for: "k0", now: now) == nil)
+        // Before: 20,000 positions, each holding its evicted key.
+        #expect(cache.positions <= 2 * 100 + 64 + 1, "\(cache.positions) positions for 100 entries")
+    }
 }

@@ -39,8 +39,9 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
     /// Bytes held now.
     public var bytes: Int { state.withLock { $0.bytes } }
 
-    /// Positions kept for eviction (for tests: it must stay proportional to the entries).
-    var positions: Int { state.withLock { $0.order.count - $0.head } }
+    /// Positions held for eviction, those already passed included (for tests: it must stay
+    /// proportional to the entries).
+    var positions: Int { state.withLock { $0.order.count } }
 
     /// The entry for `key` while it has not expired (an expired one is dropped).
     public func entry(for key: String, now: ContinuousClock.Instant = .now) -> Entry? {
@@ -91,10 +92,12 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
                     state.bytes -= entry.size
                 }
             }
-            // Positions of values replaced, expired or evicted pile up in `order`: rebuild it
-            // from the live entries once it holds more than twice as many, so its length stays
-            // proportional to what is kept.
-            if state.order.count - state.head > 2 * state.entries.count + 64 {
+            // Positions of values replaced, expired or evicted pile up in `order`, before `head`
+            // (evicted: every key new, as a client sending a different URL each time makes them)
+            // and after it (replaced, expired): rebuild it from the live entries once it holds
+            // more than twice as many, so its length stays proportional to what is kept. Counted
+            // from `head` only, the evicted keys' strings were never let go.
+            if state.order.count > 2 * state.entries.count + 64 {
                 state.order = state.order[state.head...].filter { position in
                     state.entries[position.key]?.storedAt == position.storedAt
                 }

@@ -101,7 +101,7 @@ enum HTTPGatewayApp {
         // so that they neither wait behind them nor keep IdleTrim from seeing the process quiet.
         let ttl = configuration.cacheTTL
         let versions =
-            ttl >= DataVersions.minimumTTL
+            ttl >= DataVersions.minimumTTL && configuration.cacheBytes > 0
             ? DataVersions(ttl: ttl, logger: logger) { method in
                 try await gateway.client().call(method, NoParams(), timeout: min(timeout, ttl))
             } : nil
