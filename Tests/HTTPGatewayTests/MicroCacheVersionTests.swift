@@ -78,9 +78,8 @@ struct MicroCacheVersionTests {
     static func rename(in system: RnmSystem) {
         let plain = RickAndMortyFixtures()
         system.characterFixtures.override = { request in
-            guard
-                request.path.lowercased().hasSuffix("/character") || request.path.lowercased().hasSuffix("/character/"),
-                (request.query["page"] ?? "1") == "1"
+            let path = request.path.lowercased()
+            guard path.hasSuffix("/character") || path.hasSuffix("/character/"), (request.query["page"] ?? "1") == "1"
             else { return nil }
             var answer = plain.route(request)
             let text = String(decoding: answer.body, as: UTF8.self)

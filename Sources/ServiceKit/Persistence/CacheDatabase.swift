@@ -25,5 +25,4 @@ extension CacheDatabase {
     public func invalidateOnCommit(_ cache: ExpiringCache<ByteBuffer>) {
         pool.invalidateOnCommit(cache)
     }
-
 }

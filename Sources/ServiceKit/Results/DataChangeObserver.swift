@@ -7,9 +7,9 @@ import RnmAPI
 /// Calls its action after every transaction that changed a service's database (a fetch
 /// stored, a sync, an eviction; in the favorites' file, a favorite): what empties the reply
 /// cache (a kept reply never outlives its data) and, for the cache's database, moves the
-/// data's version (``DataChanges``). Updates of bookkeeping
-/// columns alone (``bookkeepingColumns``: a `304` renewing a copy's age, a read marking a page
-/// used) change no answer, and call nothing.
+/// data's version (``DataChanges``). Updates of bookkeeping columns alone
+/// (``bookkeepingColumns``: a `304` renewing a copy's age, a read marking a page used) change no
+/// answer, and call nothing.
 public final class DataChangeObserver: TransactionObserver, @unchecked Sendable {
     private let action: @Sendable () -> Void
     /// Set when the transaction changed a row. Only touched on the database's writer queue,

@@ -144,8 +144,9 @@ final class DataVersions: Service, Sendable {
                 if pause == nil {
                     logger.debug("data version unknown", metadata: ["service": "\(service)", "error": "\(error)"])
                 }
-                pause = min(pause.map { $0 * 2 } ?? Self.pause, Self.maxPause)
-                next = asked + (pause ?? Self.pause)
+                let wait = min(pause.map { $0 * 2 } ?? Self.pause, Self.maxPause)
+                pause = wait
+                next = asked + wait
             } catch {
                 // Slow or overloaded: asked again at the next turn; kept answers live the TTL meanwhile.
             }

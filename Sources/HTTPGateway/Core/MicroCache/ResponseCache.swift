@@ -69,8 +69,8 @@ struct ResponseCache: Sendable {
     func lifetime(age: Int, _ dataVersion: DataVersions.Seen?) -> Duration {
         guard let dataVersion else { return ttl }
         let fresh = dataVersion.maxAge - Double(age) - 1
-        // The bound keeps the arithmetic in range; max ages are far within it.
         guard fresh.isFinite else { return ttl }
+        // The bound keeps the arithmetic in range; max ages are far within it.
         return max(ttl, .milliseconds(Int64(min(fresh, 1e9) * 1000)))
     }
 

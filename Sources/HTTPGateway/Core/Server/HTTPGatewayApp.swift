@@ -99,9 +99,11 @@ enum HTTPGatewayApp {
         let shapes = PublicShapes(apiBase: base + "/api")
         // Asked outside the slots of the clients' calls (one small call a service at a time),
         // so that they neither wait behind them nor keep IdleTrim from seeing the process quiet.
+        // With no byte for the micro-cache there is nothing to keep; under its minimum TTL
+        // ``DataVersions/run()`` asks nothing (that rule is kept there only).
         let ttl = configuration.cacheTTL
         let versions =
-            ttl >= DataVersions.minimumTTL && configuration.cacheBytes > 0
+            configuration.cacheBytes > 0
             ? DataVersions(ttl: ttl, logger: logger) { method in
                 try await gateway.client().call(method, NoParams(), timeout: min(timeout, ttl))
             } : nil
