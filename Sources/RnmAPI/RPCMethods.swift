@@ -95,17 +95,25 @@ public enum RPCMethods {
     }
 
     /// The service answering each method prefix (`characters`, `locations`, …), from the table.
-    private static let owners: [Substring: ServiceName] = Dictionary(
-        all.map { ($0.prefix, ServiceName(rawValue: $0.owner)!) }, uniquingKeysWith: { first, _ in first })
+    /// A short list compared by bytes: the Gateway asks it for every request, and a `Substring`
+    /// key (found by `Character`s, then hashed) cost 7 releases a look-up.
+    private static let owners: [(prefix: String, service: ServiceName)] = all.reduce(into: []) { owners, method in
+        guard !owners.contains(where: { $0.prefix == method.prefix }) else { return }
+        owners.append((String(method.prefix), ServiceName(rawValue: method.owner)!))
+    }
 
     /// The service that answers `method`: by the part of its name before the first dot
-    /// (docs/PROTOCOL.md §6), which must be followed by a name; nil when no method of the
+    /// (docs/PROTOCOL.md §6; found as a byte, so a combining mark after it does not hide it),
+    /// which must be followed by a name; nil when no method of the
     /// table has that prefix. (A method of a known prefix that its service lacks is answered
     /// -32601 by that service.)
     public static func service(answering method: String) -> ServiceName? {
-        let prefix = method.prefix(while: { $0 != "." })
-        guard method.utf8.count > prefix.utf8.count + 1 else { return nil }
-        return owners[prefix]
+        let utf8 = method.utf8
+        guard let dot = utf8.firstIndex(of: UInt8(ascii: ".")), utf8.index(after: dot) != utf8.endIndex else {
+            return nil
+        }
+        let length = utf8.distance(from: utf8.startIndex, to: dot)
+        return owners.first { $0.prefix.utf8.count == length && utf8.starts(with: $0.prefix.utf8) }?.service
     }
 
     /// The health method of `service` (the Gateway answers its own from the services').

@@ -15,8 +15,8 @@ struct EnvelopeTests {
 
     @Test("the Gateway's client member: replaced whatever its kind or place, inserted when absent, ids too")
     func clientMember() throws {
-        let client = ByteBuffer(string: #""c7""#)
-        let id = ByteBuffer(string: "42")
+        let client = #""c7""#
+        let id: Int64 = 42
         for text in [
             #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}"#,
             #"{"jsonrpc":"2.0","client":"c3","id":1,"method":"m"}"#,

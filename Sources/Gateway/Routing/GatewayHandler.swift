@@ -156,10 +156,8 @@ final class GatewayHandler: RPCHandler {
         // permissions trust its peers: it may name many clients of its own).
         // A connection's own name is digits: quoted as it is; a relayed name is escaped.
         let relayed = context.relaysClients ? envelope.client.map { "c\(context.connection)/" + $0 } : nil
-        let clientJSON = ByteBuffer(string: relayed.map(JSONText.quoted) ?? "\"c\(context.connection)\"")
-        let makeFrame: (Int64) -> ByteBuffer = { serviceID in
-            envelope.frame(withID: ByteBuffer(string: String(serviceID)), client: clientJSON)
-        }
+        let clientJSON = relayed.map(JSONText.quoted) ?? "\"c\(context.connection)\""
+        let makeFrame: (Int64) -> ByteBuffer = { serviceID in envelope.frame(withID: serviceID, client: clientJSON) }
         let completion: @Sendable (Result<Envelope, any Error>) -> Void = { [self] outcome in
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             switch outcome {

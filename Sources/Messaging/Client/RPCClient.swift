@@ -59,8 +59,9 @@ public final class RPCClient: Sendable {
         /// The requests sent on behalf of another connection's, by that request (kept with
         /// `pending` under the same lock: a cancel is one look-up, never a scan).
         var byOrigin: [Origin: Int64] = [:]
-        /// Ids handed out but not yet registered as pending, and whether their caller was
-        /// cancelled meanwhile (such a request fails as soon as it would be registered).
+        /// Ids handed out by ``RPCClient/send(timeout:onProgress:dropReply:_:)`` but not yet
+        /// registered as pending, and whether their task was cancelled meanwhile (such a request
+        /// fails as soon as it would be registered). ``RPCClient/start`` has no task to cancel.
         var unregistered: [Int64: Bool] = [:]
         var closedReason: String?
         /// When the next deadline sweep is scheduled: never later than any pending deadline.
@@ -138,7 +139,9 @@ public final class RPCClient: Sendable {
         let (id, frame) = try prepare(makeFrame)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                register(id, frame: frame, timeout: timeout, onProgress: onProgress, dropReply: dropReply) {
+                register(
+                    id, frame: frame, timeout: timeout, onProgress: onProgress, dropReply: dropReply, fromTask: true
+                ) {
                     continuation.resume(with: $0)
                 }
             }
@@ -162,10 +165,18 @@ public final class RPCClient: Sendable {
         _ makeFrame: (Int64) -> ByteBuffer,
         completion: @escaping @Sendable (Result<Envelope, any Error>) -> Void
     ) throws {
-        let (id, frame) = try prepare(makeFrame)
+        // No task to be cancelled between the id and the registration: the id is taken without
+        // the bookkeeping ``send(timeout:onProgress:dropReply:_:)`` needs for that (the
+        // Gateway's every forward comes here).
+        let id = state.withLock { state -> Int64 in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let frame = makeFrame(id)
+        try FrameTooLargeError.check(frame, maxFrameBytes: maxFrameBytes, what: "the request to \(service)")
         register(
             id, frame: frame, timeout: timeout, onProgress: onProgress, dropReply: dropReply, origin: origin,
-            complete: completion)
+            fromTask: false, complete: completion)
     }
 
     /// Gives up on the request sent on behalf of `origin` (its client sent `rpc.cancel`): it
@@ -199,16 +210,17 @@ public final class RPCClient: Sendable {
         return (id, frame)
     }
 
-    /// Registers request `id` (unless the connection is closed or the request was cancelled
-    /// before it got here: then `complete` fails at once), arms its deadline and sends it.
+    /// Registers request `id` (unless the connection is closed or, `fromTask`, the request was
+    /// cancelled before it got here: then `complete` fails at once), arms its deadline and
+    /// sends it.
     private func register(
         _ id: Int64, frame: ByteBuffer, timeout: Duration?, onProgress: ProgressHandler?, dropReply: ReplyFilter?,
-        origin: Origin? = nil, complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void
+        origin: Origin? = nil, fromTask: Bool, complete: @escaping @Sendable (Result<Envelope, any Error>) -> Void
     ) {
         let amount = timeout.map(TimeAmount.init)
         let deadline = amount.map { NIODeadline.now() + $0 }
         let (failure, sweepAt) = state.withLock { state -> ((any Error)?, NIODeadline?) in
-            let cancelled = state.unregistered.removeValue(forKey: id) ?? false
+            let cancelled = fromTask ? state.unregistered.removeValue(forKey: id) ?? false : false
             if let reason = state.closedReason { return (RPCError(.serviceUnavailable, reason, service: service), nil) }
             if cancelled { return (CancellationError(), nil) }
             state.pending[id] = Pending(
@@ -237,7 +249,10 @@ public final class RPCClient: Sendable {
         guard isActive else {
             throw RPCError(.serviceUnavailable, "connection to \(service) at \(socketPath) is closed", service: service)
         }
-        try await channel.writeAndFlush(frame)
+        // Through the writer, behind the requests it holds for this turn.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writer.write(frame) { continuation.resume(with: $0) }
+        }
     }
 
 }

@@ -52,6 +52,9 @@ public struct JSONScanner {
         var scanner = JSONScanner(bytes: bytes, range: range ?? 0..<bytes.count)
         scanner.skipWhitespace()
         var members: [Member] = []
+        // Room for an envelope's members (`jsonrpc`, `id`, `method`, `params`, `trace`, `client`)
+        // at once: grown from empty, the array was allocated three times per frame.
+        members.reserveCapacity(8)
         let kind = try scanner.value(depth: 0, members: &members, collect: true)
         scanner.skipWhitespace()
         guard scanner.index == scanner.end else {

@@ -4,14 +4,37 @@ import NIOCore
 /// once per turn of its event loop rather than once per frame: replies written in one burst
 /// (a reader answering several cached requests, a link delivering several replies) go out in
 /// one system call.
+///
+/// The frames of one turn are held here and written when it ends, with one write promise, on
+/// the last: NIO completes it once every frame before it has been written too (or with the
+/// error that stopped them), and then each frame's completion runs, in order. A promise per
+/// frame cost the Gateway two of them per forward (a future, its callback, and NIO's cascade
+/// from one frame's promise to the next in a `writev`); a frame's completion may now come
+/// with its turn's last frame rather than with its own (a budget's bytes are released then: a
+/// slow reader's partial writes hold a turn's bytes a little longer), and NIO sees the turn's
+/// frames (its writability) when the turn ends. Everything written to the channel goes through
+/// here (so nothing overtakes the frames held; the drain's empty write too).
 final class FrameWriter: Sendable {
+    typealias Completion = @Sendable (Result<Void, any Error>) -> Void
+
     private let channel: any Channel
-    /// Whether a flush is scheduled; only touched on the event loop.
-    private let flushScheduled: NIOLoopBoundBox<Bool>
+    /// The frames written since the last flush, and their completions; only touched on the
+    /// event loop. A flush is scheduled while there are any.
+    private let pending: NIOLoopBoundBox<Batch>
+    /// The batch being flushed, kept empty between flushes: its arrays keep their room, so a
+    /// turn of one frame (a client's reply) costs no allocation of its own, and the frames of
+    /// a longer one none either (its completions are handed to its promise: one array a turn).
+    private let spare: NIOLoopBoundBox<Batch>
+
+    private struct Batch {
+        var frames: [ByteBuffer] = []
+        var completions: [Completion] = []
+    }
 
     init(channel: any Channel) {
         self.channel = channel
-        self.flushScheduled = .makeBoxSendingValue(false, eventLoop: channel.eventLoop)
+        self.pending = .makeBoxSendingValue(Batch(), eventLoop: channel.eventLoop)
+        self.spare = .makeBoxSendingValue(Batch(), eventLoop: channel.eventLoop)
     }
 
     /// Runs `body` with the channel on its event loop.
@@ -20,8 +43,9 @@ final class FrameWriter: Sendable {
         if channel.eventLoop.inEventLoop { body(channel) } else { channel.eventLoop.execute { body(channel) } }
     }
 
-    /// Queues `frame`; `completion` runs once the socket has taken it, or with the write's error.
-    func write(_ frame: ByteBuffer, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    /// Queues `frame`; `completion` runs once the socket has taken it and the rest of its turn's
+    /// frames, or with the error that stopped any of them.
+    func write(_ frame: ByteBuffer, completion: @escaping Completion) {
         let eventLoop = channel.eventLoop
         if eventLoop.inEventLoop {
             writeOnLoop(frame, completion: completion)
@@ -30,17 +54,35 @@ final class FrameWriter: Sendable {
         }
     }
 
-    private func writeOnLoop(_ frame: ByteBuffer, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete(completion)
-        channel.write(frame, promise: promise)
-        guard !flushScheduled.value else { return }
-        // Every write queued before this task runs is flushed by it; a write queued after it
+    private func writeOnLoop(_ frame: ByteBuffer, completion: @escaping Completion) {
+        pending.value.frames.append(frame)
+        pending.value.completions.append(completion)
+        guard pending.value.frames.count == 1 else { return }
+        // Every frame written before this task runs is flushed by it; a frame written after it
         // schedules the next one.
-        flushScheduled.value = true
-        channel.eventLoop.execute {
-            self.flushScheduled.value = false
-            self.channel.flush()
+        channel.eventLoop.execute { self.flush() }
+    }
+
+    private func flush() {
+        // Taken out before anything is written: a write that fails at once completes (and may
+        // write again) before `writeAndFlush` returns.
+        var batch = Batch()
+        swap(&batch, &spare.value)
+        swap(&batch, &pending.value)
+        guard let last = batch.frames.last else { return }
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        if batch.completions.count == 1 {
+            promise.futureResult.whenComplete(batch.completions[0])
+        } else {
+            let completions = batch.completions
+            promise.futureResult.whenComplete { result in
+                for completion in completions { completion(result) }
+            }
         }
+        for frame in batch.frames.dropLast() { channel.write(frame, promise: nil) }
+        batch.frames.removeAll(keepingCapacity: true)
+        batch.completions.removeAll(keepingCapacity: true)
+        swap(&batch, &spare.value)
+        channel.writeAndFlush(last, promise: promise)
     }
 }

@@ -6,10 +6,11 @@ import Telemetry
 /// One client connection of an ``RPCServer``: reads frames, starts each request, and writes
 /// every reply, error and progress notification within the connection's limits.
 ///
-/// Frames are written straight to the channel (in the order they are written; each counted
-/// against the budget until the socket has taken it), so that a reply can be written from
-/// wherever it is ready: the reader for a reply-cache hit, the event loop where a forwarded
-/// reply arrives, or a request's task.
+/// Frames go to the channel through its ``FrameWriter`` (in the order they are written, at the
+/// end of the event loop's turn; each counted against the budget until the socket has taken
+/// it and the rest of its turn's frames), so that a reply can be written from wherever it is
+/// ready: the reader for a reply-cache hit, the event loop where a forwarded reply arrives, or
+/// a request's task.
 ///
 /// - No frame over the frame limit is ever written: a reply too big becomes a -32006 error
 ///   for that request alone.
@@ -23,7 +24,7 @@ final class RPCConnection: Sendable {
     let logger: Logger
     let metrics: RPCServerMetrics
     let budget: ConnectionBudget
-    /// The connection's channel, written to directly.
+    /// Everything written to the connection goes through it.
     let writer: FrameWriter
     /// How much of the connection each turn of its event loop reads (nil: NIO's own turns).
     let turns: ReadTurns?

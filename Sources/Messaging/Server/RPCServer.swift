@@ -210,10 +210,13 @@ public final class RPCServer: Sendable {
             // Whatever was read before reading stopped is answered before the close...
             await budget.waitUntilIdle()
             // ...and reaches the socket: a close drops writes still queued in the channel. An
-            // empty write completes once every write before it has; a client that does not
+            // empty write completes once every write before it has (through the connection's
+            // writer, which holds a turn's frames until the turn ends); a client that does not
             // read gets 2 s, then the close.
             let giveUp = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
-            try? await channel.writeAndFlush(ByteBuffer()).get()
+            await withCheckedContinuation { (written: CheckedContinuation<Void, Never>) in
+                served.writer.write(ByteBuffer()) { _ in written.resume() }
+            }
             giveUp.cancel()
             try? await channel.close()
         } onCancel: {
