@@ -143,13 +143,6 @@ final class GatewayHandler: RPCHandler {
             return
         }
         let clientID = envelope.rawID
-        var onProgress: RPCClient.ProgressHandler?
-        if let clientID {
-            onProgress = { (notification: Envelope) in
-                guard let range = notification.progressRequestIDRange else { return }
-                context.sendNow(frame: notification.frame(replacing: range, with: clientID))
-            }
-        }
         // Who the request is for (docs/PROTOCOL.md §3): its connection, and for a relay (the
         // HTTP front) which of the relay's clients, under that connection's name, so that no
         // connection can name another's clients (a relay is trusted as far as the socket's
@@ -158,38 +151,15 @@ final class GatewayHandler: RPCHandler {
         let relayed = context.relaysClients ? envelope.client.map { "c\(context.connection)/" + $0 } : nil
         let clientJSON = relayed.map(JSONText.quoted) ?? "\"c\(context.connection)\""
         let makeFrame: (Int64) -> ByteBuffer = { serviceID in envelope.frame(withID: serviceID, client: clientJSON) }
-        let completion: @Sendable (Result<Envelope, any Error>) -> Void = { [self] outcome in
+        let forward = Forward(clientID: clientID, context: context, service: service, reply: reply) { [self] in
             inFlight.wrappingSubtract(1, ordering: .relaxed)
-            switch outcome {
-            case .success(let answer):
-                guard let clientID else {
-                    reply(.success(.none))
-                    return
-                }
-                guard let idRange = answer.idRange else {
-                    reply(
-                        .failure(
-                            RPCError(.internalError, "\(service) answered without an id", service: ServiceName.gateway))
-                    )
-                    return
-                }
-                // An error reply whose code is not an integer still counts as an error.
-                let code = answer.errorRange == nil ? nil : (answer.errorCode ?? .internalError)
-                reply(.success(.frame(answer.frame(replacing: idRange, with: clientID), errorCode: code)))
-            case .failure(let error):
-                // From the link's event loop: the trace id is added here, not by a task.
-                context.logger.warning(
-                    "request failed",
-                    metadata: context.traceMetadata.merging(["service": "\(service)", "error": "\(error)"]) { $1 })
-                reply(.failure(error))
-            }
         }
         do {
             try client.start(
-                timeout: requestTimeout, onProgress: onProgress,
+                timeout: requestTimeout, onProgress: clientID == nil ? nil : forward.progress,
                 dropReply: clientID == nil ? nil : context.clientBacklog,
                 origin: clientID.map { RPCClient.Origin(connection: context.connection, requestID: $0) },
-                makeFrame, completion: completion)
+                makeFrame, completion: forward.complete)
         } catch {
             inFlight.wrappingSubtract(1, ordering: .relaxed)
             reply(.failure(error))

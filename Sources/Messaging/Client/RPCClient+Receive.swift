@@ -55,7 +55,7 @@ extension RPCClient {
     /// nobody waits for. Best effort: a closed connection has nothing to stop.
     func cancelOnServer(_ id: Int64) {
         guard isActive else { return }
-        writer.write(Frames.cancel(id: id)) { _ in }
+        writer.write(Frames.cancel(id: id), then: .none)
     }
 
     static func describe(_ error: any Error) -> String {

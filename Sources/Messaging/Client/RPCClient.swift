@@ -234,13 +234,14 @@ public final class RPCClient: Sendable {
             return
         }
         if let sweepAt { scheduleSweep(at: sweepAt) }
-        writer.write(frame) { [self] result in
-            guard case .failure(let error) = result else { return }
-            fail(
-                id,
-                with: RPCError(
-                    .serviceUnavailable, "cannot send to \(service): \(Self.describe(error))", service: service))
-        }
+        writer.write(frame, then: .request(self, id: id))
+    }
+
+    /// Request `id` could not be written: it fails (the writer's ``FrameWriter/Completion``).
+    func writeFailed(_ id: Int64, error: any Error) {
+        fail(
+            id,
+            with: RPCError(.serviceUnavailable, "cannot send to \(service): \(Self.describe(error))", service: service))
     }
 
     /// Sends a frame that expects no reply (a notification).

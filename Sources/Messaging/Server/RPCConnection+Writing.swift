@@ -24,7 +24,7 @@ extension RPCConnection {
         }
         let size = frame.readableBytes
         if budget.reserveReply(bytes: size, policy: replyPolicy) {
-            writer.write(frame) { [budget] _ in budget.releaseReply(bytes: size) }
+            writer.write(frame, then: .releaseReply(budget, bytes: size))
             return
         }
         let error = Self.droppedReply(budget: budget, service: service)
@@ -61,7 +61,7 @@ extension RPCConnection {
             budget.reserveReply(bytes: frame.readableBytes)
         else { return }
         let size = frame.readableBytes
-        writer.write(frame) { [budget] _ in budget.releaseReply(bytes: size) }
+        writer.write(frame, then: .releaseReply(budget, bytes: size))
     }
 
     /// Writes an error frame already counted as work, then counts it done; its bytes count
@@ -80,9 +80,6 @@ extension RPCConnection {
         }
         let size = frame.readableBytes
         budget.holdBytes(size)
-        writer.write(frame) { [budget] _ in
-            budget.releaseBytes(size)
-            budget.finishWrite()
-        }
+        writer.write(frame, then: .releaseCounted(budget, bytes: size))
     }
 }
