@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
+@testable import HTTPGateway
+import TestSupport
+import Testing
+
+/// Issue 40: the idle timeout of connections whose hits are answered from the request's bytes
+/// (``MicroCacheHitHandler``), kept with Hummingbird's rules. A timing suite: it judges a 500 ms
+/// timeout against a client that waits 100 ms between hits, and beside seven other suites'
+/// processes on two cores the client's thread was once held past the timeout (CI, session 20:
+/// 8 of 15 hits answered), so it runs alone (`scripts/test`'s second run).
+@Suite("HTTPGateway: the idle timeout of hits answered from the bytes", .serialized, .cleansUp, .tags(.timing))
+struct MicroCacheIdleTimeoutTests {
+    @Test(
+        """
+        the idle timeout (500 ms): hits every 100 ms keep a connection for 1.5 s; silence closes it; so does a head \
+        trickled a byte at a time
+        """
+    )
+    func idleTimeout() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) {
+                $0.cacheTTL = .seconds(60); $0.idleTimeout = .milliseconds(500)
+            }
+            for _ in 0..<2 { _ = try await http.get("/api/character/3") }
+            let port = http.port
+            let outcome = await onOwnThread { () -> (answered: Int, closedAfter: Duration?, trickled: Int?) in
+                guard let client = WireClient(port: port) else { return (0, nil, nil) }
+                var answered = 0
+                for index in 0..<15 {
+                    if index > 0 { usleep(100_000) }
+                    let answer = client.exchange("GET /api/character/3 HTTP/1.1\r\nHost: a\r\n\r\n", answers: 1)
+                    guard answer.first?.status == 200 else { break }
+                    answered += 1
+                }
+                let closedAfter = client.closedWithin(.seconds(10))
+                // A head a byte every 150 ms: never whole within the timeout, so never active.
+                guard let slow = WireClient(port: port) else { return (answered, closedAfter, nil) }
+                var sent = 0
+                for byte in Array(
+                    "GET /api/character/3 HTTP/1.1\r\nHost: a\r\nX-Slow: 01234567890123456789\r\n\r\n".utf8)
+                {
+                    guard slow.send([byte]) else { break }
+                    sent += 1
+                    usleep(150_000)
+                }
+                return (answered, closedAfter, sent)
+            }
+            #expect(outcome.answered == 15, "every hit answered on the one connection")
+            let closedAfter = try #require(outcome.closedAfter, "closed once silent")
+            #expect(closedAfter >= .milliseconds(250) && closedAfter < .seconds(5), "\(closedAfter)")
+            let trickled = try #require(outcome.trickled)
+            #expect(trickled < 20, "the trickled head's connection closed after \(trickled) bytes")
+            try await http.server.stop()
+        }
+    }
+}
