@@ -151,6 +151,18 @@ def wrk(url, connections, seconds, script=None, header=None, threads=1, timeout=
             "non2xx": int(non2xx.group(1)) if non2xx else 0}
 
 
+GRAPHQL_READ = "{ character(id: 1) { name } }"
+
+
+def graphql_script(directory):
+    """A wrk script POSTing GraphQL's smallest read as clients send it (`GRAPHQL_READ`); its path."""
+    script = os.path.join(directory, "graphql.lua")
+    with open(script, "w") as f:
+        f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                f'wrk.body = \'{{"query":"{GRAPHQL_READ}"}}\'\n')
+    return script
+
+
 def http_front(system, seconds, rounds):
     """The HTTPGateway and nginx (serving the same JSON bytes from a file), each under wrk,
     `rounds` times in turn; the median round of each, and the median of the per-round ratios."""
@@ -215,10 +227,7 @@ http {{ access_log off;
                         raise
                     time.sleep(0.01)
             # GraphQL's smallest read, POSTed as clients send it, in the same rounds.
-            script = os.path.join(system.dir, "graphql.lua")
-            with open(script, "w") as f:
-                f.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-                        'wrk.body = \'{"query":"{ character(id: 1) { name } }"}\'\n')
+            script = graphql_script(system.dir)
             graphql_url = f"http://127.0.0.1:{port}/graphql"
             proxy_url = f"http://127.0.0.1:{proxy_port}/api/character/1"
             urllib.request.urlopen(proxy_url, timeout=5).read()
@@ -278,7 +287,7 @@ http {{ access_log off;
                            f["p50Us"] / p["p50Us"] for f, p in zip(
                                others[f"HTTPGateway {name}, 1 conn (wrk)"],
                                others[f"nginx proxy_cache {name}, 1 conn (wrk)"])) for name, _, _ in PROXY_RUNS},
-                       "HTTPGateway POST /graphql { character(id: 1) { name } }, 32 conns (wrk)": middle(graphql),
+                       f"HTTPGateway POST /graphql {GRAPHQL_READ}, 32 conns (wrk)": middle(graphql),
                        "HTTPGateway GET /api/character/1, metrics on, 32 conns (wrk)": middle(metrics_on),
                        "HTTPGateway GET /api/character/1, metrics off, 32 conns (wrk)": middle(metrics_off),
                        "metricsRatios": [a["perSecond"] / b["perSecond"] for a, b in zip(metrics_on, metrics_off)],

@@ -13,14 +13,18 @@ and for the front, `perf record -g` over one run, each sample put in the first l
 names from the leaf up (kernel, the response's encoding, the handlers the response is passed
 down, the hit's own work, the request's parsing, NIO's loop).
 
+With `--graphql`, the fronts answer GraphQL's smallest read instead, POSTed as clients send it
+(bench.py's `graphql_script`), from the micro-cache; nginx's cached GET stays the reference.
+
 `scripts/hit-cost` builds the release products and runs it.
 
-    Benchmarks/hit_cost.py --bin .build/release [--seconds 5] [--rounds 3] [--before OLD_HTTPGateway] [--top N]"""
+    Benchmarks/hit_cost.py --bin .build/release [--seconds 5] [--rounds 3] [--before OLD_HTTPGateway] [--top N]
+        [--graphql]"""
 import argparse, collections, os, shutil, statistics, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attack import start_stack  # noqa: E402
-from bench import System, wrk  # noqa: E402
+from bench import System, graphql_script, wrk  # noqa: E402
 from load import children, event_loops, start_front, start_nginx  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -58,22 +62,22 @@ def cpu_split(pids):
     return user, system
 
 
-def measured_run(url, pids, seconds):
+def measured_run(url, pids, seconds, script=None):
     before = cpu_split(pids)
-    run = wrk(url, 32, seconds)
+    run = wrk(url, 32, seconds, script)
     after = cpu_split(pids)
     done = run["perSecond"] * max(1, round(seconds))
     return run["perSecond"], (after[0] - before[0]) * 1e6 / done, (after[1] - before[1]) * 1e6 / done
 
 
-def syscalls(url, pids, seconds, directory):
+def syscalls(url, pids, seconds, directory, script=None):
     """Syscalls per request by name, under strace -c -f over a wrk run."""
     out = os.path.join(directory, "strace.txt")
     tracers = [subprocess.Popen(["strace", "-c", "-f", "-p", str(pid), "-o", f"{out}.{pid}"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for pid in pids]
     try:
         subprocess.run(["sleep", "0.5"])
-        requests = wrk(url, 32, seconds)["perSecond"] * max(1, round(seconds))
+        requests = wrk(url, 32, seconds, script)["perSecond"] * max(1, round(seconds))
     finally:
         for tracer in tracers:
             tracer.send_signal(2)
@@ -95,12 +99,12 @@ def syscalls(url, pids, seconds, directory):
 LEAVES = collections.Counter()
 
 
-def layers(url, pid, seconds, directory):
+def layers(url, pid, seconds, directory, script=None):
     data = os.path.join(directory, "perf.data")
     perf = subprocess.Popen(["perf", "record", "-g", "-F", "999", "-p", str(pid), "-o", data],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     subprocess.run(["sleep", "0.5"])
-    wrk(url, 32, seconds)
+    wrk(url, 32, seconds, script)
     perf.send_signal(2)
     perf.wait(30)
     text = subprocess.run(["perf", "script", "-i", data, "-F", "ip,sym,dso"], capture_output=True, text=True).stdout
@@ -135,6 +139,8 @@ def main():
     parser.add_argument("--before", metavar="PATH",
                         help="another HTTPGateway binary (an earlier build) measured in the same rounds")
     parser.add_argument("--top", type=int, default=0, help="also list the front's N leaf functions most sampled")
+    parser.add_argument("--graphql", action="store_true",
+                        help="the fronts answer POST /graphql (GraphQL's smallest read) instead of the GET")
     args = parser.parse_args()
     for tool in ("wrk", "nginx", "strace", "perf"):
         if not shutil.which(tool):
@@ -149,31 +155,38 @@ def main():
         front, front_url = start_front(system, {})
         loops = event_loops(front.pid)
         nginx, nginx_url = start_nginx(system, loops, [32], 4096)
-        servers = {"HTTPGateway": (front_url + "/api/character/1", lambda: [front.pid]),
-                   "nginx proxy_cache": (nginx_url + "/api/character/1", lambda: children(nginx.pid))}
+        # What the fronts are asked, and how (a wrk script for the GraphQL POST); nginx: the GET.
+        path, script = ("/graphql", graphql_script(directory)) if args.graphql else ("/api/character/1", None)
+        servers = {"HTTPGateway": (front_url + path, lambda: [front.pid], script),
+                   "nginx proxy_cache": (nginx_url + "/api/character/1", lambda: children(nginx.pid), None)}
         if args.before:
             before, before_url = start_front(system, {}, binary=args.before)
-            servers[f"HTTPGateway before ({args.before})"] = (before_url + "/api/character/1", lambda: [before.pid])
+            servers[f"HTTPGateway before ({args.before})"] = (before_url + path, lambda: [before.pid], script)
+        for url, _, script in servers.values():
+            # Asked twice first: the first answer is fetched, the second kept.
+            for _ in range(2):
+                wrk(url, 1, 1, script)
         runs = {name: [] for name in servers}
         for round in range(args.rounds):
             for name in list(servers)[::1 if round % 2 == 0 else -1]:
-                url, pids = servers[name]
-                runs[name].append(measured_run(url, pids(), args.seconds))
-        print(f"GET /api/character/1 from memory, wrk -t1 -c32, {args.rounds} rounds of {args.seconds:g} s "
-              f"(medians); nginx with {loops} workers, the front's event loops")
+                url, pids, script = servers[name]
+                runs[name].append(measured_run(url, pids(), args.seconds, script))
+        asked = "POST /graphql (GraphQL's smallest read)" if args.graphql else "GET /api/character/1"
+        print(f"{asked} from memory (nginx: GET /api/character/1), wrk -t1 -c32, {args.rounds} rounds of "
+              f"{args.seconds:g} s (medians); nginx with {loops} workers, the front's event loops")
         print("| server | requests/s | ÷ nginx (rounds) | CPU per request | user | kernel | syscalls per request |")
         print("| --- | ---: | --- | ---: | ---: | ---: | --- |")
-        for name, (url, pids) in servers.items():
+        for name, (url, pids, script) in servers.items():
             rate = statistics.median(r[0] for r in runs[name])
             ratios = [mine[0] / theirs[0] for mine, theirs in zip(runs[name], runs["nginx proxy_cache"])]
             ratio = f"{statistics.median(ratios):.2f}× ({', '.join(f'{r:.2f}' for r in ratios)})"
             user = statistics.median(r[1] for r in runs[name])
             kernel = statistics.median(r[2] for r in runs[name])
-            calls = syscalls(url, pids(), 2, directory)
+            calls = syscalls(url, pids(), 2, directory, script)
             listed = ", ".join(f"{call} {count:.2f}" for call, count in calls.items())
             print(f"| {name} | {rate:,.0f} | {ratio} | {user + kernel:.1f} µs | {user:.1f} µs | {kernel:.1f} µs "
                   f"| {listed} |")
-        total, shares = layers(servers["HTTPGateway"][0], front.pid, args.seconds, directory)
+        total, shares = layers(servers["HTTPGateway"][0], front.pid, args.seconds, directory, servers["HTTPGateway"][2])
         print(f"\nwhere the HTTPGateway's CPU goes per hit ({total} perf samples):")
         print("| layer | share |")
         print("| --- | ---: |")

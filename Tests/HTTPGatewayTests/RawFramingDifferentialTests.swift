@@ -85,11 +85,15 @@ struct RawFramingDifferentialTests {
     /// byte changed, dropped or doubled) where framing bugs hide: line ends, lengths, names.
     static func request(_ random: inout SplitMix64) -> [UInt8] {
         let methods = ["GET", "HEAD", "POST", "get", "PUT", "OPTIONS"]
-        let targets = ["/api/character/1", "/api/character/?page=2", "/", "/a%20b?x=1&y=", "*", "http://h/x"]
+        let targets = [
+            "/api/character/1", "/api/character/?page=2", "/", "/a%20b?x=1&y=", "*", "http://h/x", "/graphql",
+            "/GraphQL/",
+        ]
         let fields = [
             "Host: a", "Accept-Encoding: gzip", "If-None-Match: W/\"1\"", "Connection: keep-alive", "Connection: close",
             "Content-Length: 0", "Content-Length: 5", "content-length:  3 ", "Transfer-Encoding: chunked",
             "Expect: 100-continue", "Upgrade: h2c", "X-A: b\tc", "traceparent: 00-ab-cd-01", "Content-Length: 05",
+            "Content-Type: application/json", "Accept: */*",
         ]
         let version = pick(&random, ["HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/1.2"])
         var text = "\(pick(&random, methods)) \(pick(&random, targets)) \(version)\r\n"

@@ -22,6 +22,24 @@ struct RawRequestHeadTests {
         #expect(head == .framed(length: 19, bodyLength: 0, hit: .init(method: .head, target: "/")))
     }
 
+    @Test("GraphQL's POST, as the router matches its path: a hit with its body's length, Accept and Content-Type")
+    func graphQLPost() {
+        let text =
+            "POST /GraphQL/ HTTP/1.1\r\nContent-Type:  application/json \r\nAccept: */*\r\nContent-Length: 17\r\n\r\n"
+        let hit = RawRequestHead.HitRequest(
+            method: .post, target: "/GraphQL/", graphQL: true, accept: "*/*", contentType: "application/json")
+        #expect(Self.read(text) == .framed(length: text.utf8.count, bodyLength: 17, hit: hit))
+        // A GET of GraphQL's is found by the request as sent too; a REST read reads neither field.
+        let get = "GET /graphql?query=%7Bx%7D HTTP/1.1\r\nAccept: a\r\n\r\n"
+        let getHit = RawRequestHead.HitRequest(
+            method: .get, target: "/graphql?query=%7Bx%7D", graphQL: true, accept: "a")
+        #expect(Self.read(get) == .framed(length: get.utf8.count, bodyLength: 0, hit: getHit))
+        let rest = "GET /api HTTP/1.1\r\nAccept: a\r\nContent-Type: b\r\n\r\n"
+        #expect(
+            Self.read(rest) == .framed(length: rest.utf8.count, bodyLength: 0, hit: .init(method: .get, target: "/api"))
+        )
+    }
+
     @Test("every prefix of a head is incomplete, never a guess")
     func prefixes() {
         let text = "GET /api/character/2 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\n\r\n"
@@ -34,8 +52,20 @@ struct RawRequestHeadTests {
 
     @Test("framed but not a hit: a body, another method, Expect, a field twice, a target not a path")
     func framedOnly() {
-        let post = "POST /graphql HTTP/1.1\r\nContent-Length: 12\r\n\r\n"
+        let post = "POST /api/character HTTP/1.1\r\nContent-Length: 12\r\n\r\n"
         #expect(Self.read(post) == .framed(length: post.utf8.count, bodyLength: 12, hit: nil))
+        // GraphQL's path: a POST without a body (refused there: no request), a read with one.
+        for text in [
+            "POST /graphql HTTP/1.1\r\n\r\n", "POST /graphql HTTP/1.1\r\nContent-Length: 0\r\n\r\n",
+            "GET /graphql?query=x HTTP/1.1\r\nContent-Length: 3\r\n\r\n",
+            "POST /graphqlx HTTP/1.1\r\nContent-Length: 3\r\n\r\n",
+            "POST /graphql HTTP/1.1\r\nContent-Length: 3\r\nAccept: a\r\naccept: b\r\n\r\n",
+        ] {
+            guard case .framed(_, _, nil) = Self.read(text) else {
+                Issue.record("\(text.debugDescription): \(Self.read(text))")
+                continue
+            }
+        }
         #expect(
             Self.read("GET / HTTP/1.1\r\ncontent-length: 3\r\n\r\n") == .framed(length: 37, bodyLength: 3, hit: nil))
         for text in [

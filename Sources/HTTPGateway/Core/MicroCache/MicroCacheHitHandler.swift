@@ -50,6 +50,9 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     private let drain: Drain?
     /// The longest head held whole before it is passed on: the longest a plain GET can be.
     private let maxHeadBytes: Int
+    /// The longest body read here: GraphQL's longest request (`RNM_GRAPHQL_MAX_QUERY_BYTES`); no
+    /// answer is kept for a longer one.
+    private let maxHitBodyBytes: Int
     /// The longest head answered here: NIO's decoder refuses one whose target and fields
     /// (without the `: ` and line ends counted here) are over `RNM_HTTP_MAX_HEADER_BYTES`.
     private let maxHitHeadBytes: Int
@@ -70,8 +73,9 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
 
     init(
         cache: ResponseCache, metrics: HTTPMetrics, drain: Drain?, maxHeaderBytes: Int, maxURLBytes: Int,
-        idleTimeout: Duration?
+        maxBodyBytes: Int, idleTimeout: Duration?
     ) {
+        self.maxHitBodyBytes = maxBodyBytes
         self.cache = cache
         self.metrics = metrics
         self.drain = drain
@@ -150,8 +154,13 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
                 pass(bytes, context: context)
                 bytes.moveReaderIndex(to: bytes.writerIndex)
             case .framed(let length, let bodyLength, let hit):
-                if let hit, length <= maxHitHeadBytes, answer(hit, context: context) {
-                    bytes.moveReaderIndex(forwardBy: length)
+                // A body is read here only when it came whole with its head (GraphQL's clients
+                // send both in one write); otherwise it goes on, as everything this misses.
+                if let hit, length <= maxHitHeadBytes, bodyLength <= min(maxHitBodyBytes, bytes.readableBytes - length),
+                    let body = bytes.getSlice(at: bytes.readerIndex + length, length: bodyLength),
+                    answer(hit, body: body, context: context)
+                {
+                    bytes.moveReaderIndex(forwardBy: length + bodyLength)
                     answered = true
                     continue
                 }
@@ -227,15 +236,28 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
         pass(bytes, context: context)
     }
 
-    /// Writes the stored answer to `request`, if there is one and it may be written here now.
-    private func answer(_ request: RawRequestHead.HitRequest, context: ChannelHandlerContext) -> Bool {
+    /// Writes the stored answer to `request` (with `body`), if there is one and it may be written
+    /// here now. GraphQL's answers are found by the request as sent (``SentRequestKey``); a `POST`
+    /// is no conditional read (RFC 9110 §13.1.2), as ``GraphQLEndpoint`` answers it.
+    private func answer(
+        _ request: RawRequestHead.HitRequest, body: ByteBuffer, context: ChannelHandlerContext
+    ) -> Bool {
         guard passedOn == 0, cache.isEnabled, context.channel.isWritable, drain?.isDraining != true,
             !WebApp.owns(request.target)
         else { return false }
+        let key: String? =
+            request.graphQL
+            ? body.withUnsafeReadableBytes { body in
+                SentRequestKey.of(
+                    request.method, target: request.target, accept: request.accept, contentType: request.contentType,
+                    body: body)
+            } : request.target
         let now = ContinuousClock.now
-        guard let (entry, storedAt) = cache.lookup(request.target, now: now) else { return false }
+        guard let key, let (entry, storedAt) = cache.lookup(key, now: now) else { return false }
         let traceparent = RequestTrace.traceparent(continuing: request.traceparent)
-        let hit = entry.hit(request.method, acceptEncoding: request.acceptEncoding, ifNoneMatch: request.ifNoneMatch)
+        let hit = entry.hit(
+            request.method == .head ? HTTPRequest.Method.head : .get, acceptEncoding: request.acceptEncoding,
+            ifNoneMatch: request.method == .post ? nil : request.ifNoneMatch)
         // A small body is copied after the head: one write through the pipeline, not two (a
         // record's kilobyte costs less to copy than a second write: measured, issue 40).
         let copied = hit.body.map { $0.readableBytes <= Self.copiedBodyBytes } ?? false

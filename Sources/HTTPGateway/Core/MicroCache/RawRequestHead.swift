@@ -2,7 +2,7 @@ import HTTPTypes
 
 /// A request's head read straight from its bytes by ``MicroCacheHitHandler``, before NIO's HTTP
 /// decoder: enough to find where the request ends (its head, and a `Content-Length` body) and,
-/// for a plain `GET` or `HEAD`, what a micro-cache hit needs.
+/// for a plain `GET` or `HEAD`, or a `POST` to GraphQL's path, what a micro-cache hit needs.
 ///
 /// It reads a strict subset of HTTP/1.1 (RFC 9112): a token method, an origin-form target of
 /// visible ASCII, `HTTP/1.0` or `HTTP/1.1`, CRLF line ends, token field names, field values
@@ -17,7 +17,7 @@ enum RawRequestHead: Equatable {
     /// from here on, the connection's bytes go to NIO's decoder as they come.
     case unframed
     /// A head of `length` bytes, then a body of `bodyLength`; `hit` when it is a plain `GET` or
-    /// `HEAD` the micro-cache may answer.
+    /// `HEAD` (no body), or a `POST` to GraphQL's path (with one), the micro-cache may answer.
     case framed(length: Int, bodyLength: Int, hit: HitRequest?)
 
     /// What a micro-cache hit reads of a request.
@@ -27,6 +27,11 @@ enum RawRequestHead: Equatable {
         var acceptEncoding: String?
         var ifNoneMatch: String?
         var traceparent: String?
+        /// GraphQL's path (``PublicAPIRoutes/postPaths``): its answers are kept by the request as
+        /// sent (``SentRequestKey``), which reads the two fields below, read for it alone.
+        var graphQL = false
+        var accept: String?
+        var contentType: String?
     }
 
     /// The most fields a head answered as a hit has: NIO's decoder refuses a head with more than
@@ -84,15 +89,36 @@ private struct Reader {
             if let stop = readField(into: &fields) { return stop }
         }
         if fields.chunked || fields.handsOver || minor == UInt8(ascii: "0") { return .unframed }
-        let plainGet =
-            method != nil && fields.plain && fields.contentLength == 0
-            && fields.count <= RawRequestHead.maxHitFields && bytes[targetStart] == UInt8(ascii: "/")
-        guard plainGet, let method else { return .framed(length: at, bodyLength: fields.contentLength, hit: nil) }
-        let target = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd]), as: UTF8.self)
-        let hit = RawRequestHead.HitRequest(
-            method: method, target: target, acceptEncoding: fields.acceptEncoding, ifNoneMatch: fields.ifNoneMatch,
-            traceparent: fields.traceparent)
-        return .framed(length: at, bodyLength: 0, hit: hit)
+        let framed = RawRequestHead.framed(length: at, bodyLength: fields.contentLength, hit: nil)
+        guard let method, fields.plain, fields.count <= RawRequestHead.maxHitFields,
+            bytes[targetStart] == UInt8(ascii: "/")
+        else { return framed }
+        let targetBytes = UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd])
+        let graphQL = Self.isGraphQL(targetBytes)
+        // A read has no body; GraphQL's POST has its request in one.
+        guard method == .post ? graphQL && fields.contentLength > 0 : fields.contentLength == 0 else { return framed }
+        var hit = RawRequestHead.HitRequest(
+            method: method, target: String(decoding: targetBytes, as: UTF8.self), acceptEncoding: fields.acceptEncoding,
+            ifNoneMatch: fields.ifNoneMatch, traceparent: fields.traceparent)
+        if graphQL {
+            hit.graphQL = true
+            hit.accept = fields.accept.map { String(decoding: bytes[$0], as: UTF8.self) }
+            hit.contentType = fields.contentType.map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+        return .framed(length: at, bodyLength: fields.contentLength, hit: hit)
+    }
+
+    /// The paths that take POST (GraphQL's), as the router matches them: in any case, with or
+    /// without a trailing slash.
+    private static let graphQLPaths = PublicAPIRoutes.postPaths.map { Array($0.utf8) }
+
+    /// Whether `target`'s path (before any query) is GraphQL's.
+    private static func isGraphQL(_ target: UnsafeRawBufferPointer) -> Bool {
+        var end = target.firstIndex(of: UInt8(ascii: "?")) ?? target.count
+        if end > 1, target[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        return graphQLPaths.contains { path in
+            path.count == end && zip(path, target).allSatisfy { $0 == $1 | 0x20 }
+        }
     }
 
     /// The fields that decide how a request is framed and answered.
@@ -110,6 +136,9 @@ private struct Reader {
         var acceptEncoding: String?
         var ifNoneMatch: String?
         var traceparent: String?
+        /// Where `Accept` and `Content-Type` are: made strings only for GraphQL's path.
+        var accept: Range<Int>?
+        var contentType: Range<Int>?
     }
 
     /// Reads one `name: value CRLF` line into `fields`; nil once read, or why the head stops here.
@@ -144,6 +173,8 @@ private struct Reader {
         case .acceptEncoding: Self.keep(value, in: &fields.acceptEncoding, plain: &fields.plain)
         case .ifNoneMatch: Self.keep(value, in: &fields.ifNoneMatch, plain: &fields.plain)
         case .traceparent: Self.keep(value, in: &fields.traceparent, plain: &fields.plain)
+        case .accept: Self.mark(valueStart..<end, in: &fields.accept, plain: &fields.plain)
+        case .contentType: Self.mark(valueStart..<end, in: &fields.contentType, plain: &fields.plain)
         case nil: break
         }
         return nil
@@ -154,14 +185,21 @@ private struct Reader {
         slot = String(decoding: value, as: UTF8.self)
     }
 
+    private static func mark(_ range: Range<Int>, in slot: inout Range<Int>?, plain: inout Bool) {
+        if slot != nil { plain = false }
+        slot = range
+    }
+
     private enum Field {
         case contentLength, transferEncoding, notPlain, handsOver, connection, acceptEncoding, ifNoneMatch, traceparent
+        case accept, contentType
     }
 
     private static let fieldNames: [(name: [UInt8], field: Field)] = [
         ("content-length", Field.contentLength), ("transfer-encoding", .transferEncoding), ("connection", .connection),
         ("upgrade", .handsOver), ("expect", .notPlain), ("accept-encoding", .acceptEncoding),
-        ("if-none-match", .ifNoneMatch), ("traceparent", .traceparent),
+        ("if-none-match", .ifNoneMatch), ("traceparent", .traceparent), ("accept", .accept),
+        ("content-type", .contentType),
     ].map { (name: String, field: Field) in (Array(name.utf8), field) }
 
     /// The field a name is, in any case; nil for one that changes nothing here.
@@ -175,6 +213,7 @@ private struct Reader {
     private static func method(_ name: Slice<UnsafeRawBufferPointer>) -> HTTPRequest.Method? {
         if name.elementsEqual("GET".utf8) { return .get }
         if name.elementsEqual("HEAD".utf8) { return .head }
+        if name.elementsEqual("POST".utf8) { return .post }
         return nil
     }
 

@@ -24,6 +24,9 @@ extension ResponseCache {
 
         /// The compressed copy's tag (``ETag/gzipped(_:)``).
         let gzippedTag: String?
+        /// Its `Vary`: `Accept-Encoding` when there is a compressed copy, and `Accept` before it
+        /// for an answer whose media type the request chose (GraphQL's).
+        let vary: String?
         /// The head of a `200` (or `HEAD`) of each representation, but its `Age` and what each
         /// request adds: made when stored, so that a hit answered from the request's bytes copies
         /// it (writing its fields one by one was ~5% of a hit's CPU, issue 40).
@@ -31,7 +34,8 @@ extension ResponseCache {
 
         init(
             body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil, route: String,
-            etag: String, gzipped: ByteBuffer? = nil, dataVersion: DataVersions.Seen? = nil
+            etag: String, gzipped: ByteBuffer? = nil, dataVersion: DataVersions.Seen? = nil,
+            variesByAccept: Bool = false
         ) {
             self.body = body
             self.dataVersion = dataVersion
@@ -43,12 +47,15 @@ extension ResponseCache {
             self.gzipped = gzipped
             let gzippedTag = gzipped.map { _ in ETag.gzipped(etag) }
             self.gzippedTag = gzippedTag
+            let varies = [variesByAccept ? "Accept" : nil, gzipped == nil ? nil : "Accept-Encoding"].compactMap { $0 }
+            let vary = varies.isEmpty ? nil : varies.joined(separator: ", ")
+            self.vary = vary
             func okHead(_ representation: ByteBuffer, tag: String, gzip: Bool) -> ByteBuffer {
                 let allocator = ByteBufferAllocator()
                 var head = HTTPHeadWriter(status: .ok, allocator: allocator)
                 let hit = Hit(status: .ok, gzip: gzip, etag: tag, length: representation.readableBytes, body: nil)
                 Self.writeSteadyFields(
-                    of: hit, contentType: contentType, cacheControl: cacheControl, hasCopy: gzipped != nil, into: &head)
+                    of: hit, contentType: contentType, cacheControl: cacheControl, vary: vary, into: &head)
                 // Kept in a buffer near its own size: the writer's has room for a whole head (512
                 // bytes), twice or three times what these hold.
                 var kept = allocator.buffer(capacity: head.buffer.readableBytes)
@@ -112,7 +119,7 @@ extension ResponseCache {
             of hit: Hit, storedAt: ContinuousClock.Instant, now: ContinuousClock.Instant, into fields: inout Fields
         ) {
             Self.writeSteadyFields(
-                of: hit, contentType: contentType, cacheControl: cacheControl, hasCopy: gzipped != nil, into: &fields)
+                of: hit, contentType: contentType, cacheControl: cacheControl, vary: vary, into: &fields)
             writeAge(storedAt: storedAt, now: now, into: &fields)
         }
 
@@ -124,16 +131,16 @@ extension ResponseCache {
         }
 
         /// The fields of `hit` that stay while it is kept, in the order sent: the type,
-        /// `Cache-Status: rnm; hit`, the tag, `Cache-Control`, `Vary` for both representations
-        /// when there is a compressed copy, `Content-Encoding`, and the length (not on a `304`).
+        /// `Cache-Status: rnm; hit`, the tag, `Cache-Control`, `Vary` (``vary``),
+        /// `Content-Encoding`, and the length (not on a `304`).
         static func writeSteadyFields<Fields: AnswerFields>(
-            of hit: Hit, contentType: String, cacheControl: String?, hasCopy: Bool, into fields: inout Fields
+            of hit: Hit, contentType: String, cacheControl: String?, vary: String?, into fields: inout Fields
         ) {
             fields.add(.contentType, contentType)
             fields.add(PublicResponse.cacheStatus, "rnm; hit")
             fields.add(.eTag, hit.etag)
             if let cacheControl { fields.add(.cacheControl, cacheControl) }
-            if hasCopy { fields.add(.vary, "Accept-Encoding") }
+            if let vary { fields.add(.vary, vary) }
             if hit.gzip { fields.add(.contentEncoding, "gzip") }
             if hit.status != .notModified { fields.add(.contentLength, String(hit.length)) }
         }

@@ -52,16 +52,25 @@ struct ResponseCache: Sendable {
     @discardableResult
     func store(
         _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil,
-        route: String = "unmatched", dataVersion: DataVersions.Seen? = nil, now: ContinuousClock.Instant = .now
+        route: String = "unmatched", dataVersion: DataVersions.Seen? = nil, variesByAccept: Bool = false,
+        now: ContinuousClock.Instant = .now
     ) -> Entry? {
         guard isEnabled,
             let entry = Self.entry(
                 key, body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route,
-                dataVersion: dataVersion, keptIn: entries)
+                dataVersion: dataVersion, variesByAccept: variesByAccept, keptIn: entries)
         else { return nil }
         entries.store(
             entry, for: key, size: entry.storedBytes, expires: now + lifetime(age: age, dataVersion), now: now)
         return entry
+    }
+
+    /// Keeps the answer held under `key` under `sentKey` too (``SentRequestKey``), as stored and
+    /// until it expires. Charged its key and bookkeeping only: it shares the answer's bytes, which
+    /// it keeps alive past an eviction of `key` at most until their common expiry.
+    func alias(_ sentKey: String, to key: String, now: ContinuousClock.Instant = .now) {
+        guard isEnabled, let found = entries.entry(for: key, now: now) else { return }
+        entries.store(found.value, for: sentKey, size: 0, expires: found.expires, now: found.storedAt)
     }
 
     /// How long an answer `age` seconds old may be repeated: `ttl`, or with a data version, until
@@ -79,7 +88,7 @@ struct ResponseCache: Sendable {
     /// charged (``Entry/storedBytes``, its heads too): an entry it says fits is kept.
     static func entry(
         _ key: String, body: ByteBuffer, contentType: String, age: Int, cacheControl: String? = nil, route: String,
-        dataVersion: DataVersions.Seen? = nil, keptIn cache: ExpiringCache<Entry>
+        dataVersion: DataVersions.Seen? = nil, variesByAccept: Bool = false, keptIn cache: ExpiringCache<Entry>
     ) -> Entry? {
         // An answer too large to keep is neither tagged nor gzipped: a 2.2 MB GraphQL answer's
         // gzip and hash were a third of its CPU, for nothing.
@@ -88,7 +97,7 @@ struct ResponseCache: Sendable {
         let make = { (gzipped: ByteBuffer?) in
             Entry(
                 body: body, contentType: contentType, age: age, cacheControl: cacheControl, route: route, etag: etag,
-                gzipped: gzipped, dataVersion: dataVersion)
+                gzipped: gzipped, dataVersion: dataVersion, variesByAccept: variesByAccept)
         }
         if let gzipped = gzip(body, contentType: contentType, keptIn: cache, key: key) {
             let entry = make(gzipped)

@@ -143,11 +143,12 @@ enum HTTPGatewayApp {
         let sendTimeout = TimeAmount(configuration.sendTimeout)
         let sendTimeouts = RnmMetrics.httpSendTimeouts.counter(in: instruments)
         let (maxHeaderBytes, maxURLBytes) = (configuration.maxHeaderBytes, configuration.maxURLBytes)
+        let maxBodyBytes = configuration.graphQL.maxQueryBytes
         let idleTimeout = configuration.idleTimeout
         let makeHits: @Sendable () -> MicroCacheHitHandler = {
             MicroCacheHitHandler(
                 cache: cache, metrics: httpMetrics, drain: drain, maxHeaderBytes: maxHeaderBytes,
-                maxURLBytes: maxURLBytes, idleTimeout: idleTimeout)
+                maxURLBytes: maxURLBytes, maxBodyBytes: maxBodyBytes, idleTimeout: idleTimeout)
         }
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [

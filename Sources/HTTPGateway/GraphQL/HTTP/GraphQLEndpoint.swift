@@ -81,13 +81,15 @@ struct GraphQLEndpoint: Sendable {
         let answering = Answering(request)
         var request = request
         let body: GraphQLRequest
+        let sentKey: String?
         switch await read(&request) {
-        case .success(let read): body = read
+        case .success(let read): (body, sentKey) = read
         case .failure(let refusal):
             return answer(errors: [refusal.error], status: refusal.status, contentType: answering.contentType)
         }
         let key = Self.answerKey(body, contentType: answering.contentType)
         if let (kept, storedAt) = answers.lookup(key) {
+            if let sentKey { answers.alias(sentKey, to: key) }
             return repeated(kept, storedAt: storedAt, to: request.head)
         }
         if let kept = schemaAnswers.entry(for: key) {
@@ -105,7 +107,10 @@ struct GraphQLEndpoint: Sendable {
             reader: reader, shapes: shapes, limits: limits, admission: admission, ticket: ticket)
         let answered = await workers.run(within: limits.timeout) { [self] in
             defer { admission.leave(client, ticket: ticket, records: context.recordsHeld) }
-            return await work(body, key: key, request: head, context: context, answering: answering)
+            let answered = await work(body, key: key, request: head, context: context, answering: answering)
+            // Kept under its key just now, or not at all.
+            if let sentKey { answers.alias(sentKey, to: key) }
+            return answered
         }
         guard let answered else {
             admission.abandon(ticket)
@@ -161,7 +166,8 @@ struct GraphQLEndpoint: Sendable {
         )
         if errors.isEmpty, executed.data != nil, report == nil,
             let kept = ResponseCache.entry(
-                key, body: bytes, contentType: contentType, age: 0, route: "/graphql", keptIn: schemaAnswers)
+                key, body: bytes, contentType: contentType, age: 0, route: "/graphql", variesByAccept: true,
+                keptIn: schemaAnswers)
         {
             schemaAnswers.store(kept, for: key, size: kept.storedBytes, expires: .now + .seconds(365 * 86400))
         }
@@ -171,7 +177,7 @@ struct GraphQLEndpoint: Sendable {
             let now = ContinuousClock.now
             if let kept = answers.store(
                 key, body: bytes, contentType: contentType, age: Int(response.headers[.age] ?? "") ?? 0,
-                route: "/graphql", now: now)
+                route: "/graphql", variesByAccept: true, now: now)
             {
                 // Sent as its repeats will be (its ETag, gzip), as a REST answer just kept is.
                 return repeated(kept, storedAt: now, to: request)
@@ -191,16 +197,16 @@ struct GraphQLEndpoint: Sendable {
 
     /// An answer repeated from the micro-cache as a REST hit is
     /// (``ResponseCache/Entry/answer(_:headers:storedAt:now:)``: `304` for a matching `If-None-Match`
-    /// on a `GET`, the gzipped copy to a client that takes it), varying by `Accept` too.
+    /// on a `GET`, the gzipped copy to a client that takes it), varying by `Accept` too (kept
+    /// so: its `Vary` is its entry's).
     private func repeated(
         _ kept: ResponseCache.Entry, storedAt: ContinuousClock.Instant, to request: HTTPRequest
     ) -> Response {
         var conditions = request.headerFields
         // A POST is not a conditional read (RFC 9110 §13.1.2: a 304 answers only GET and HEAD).
         if request.method == .post { conditions[.ifNoneMatch] = nil }
-        var (status, headers, body) = kept.answer(
+        let (status, headers, body) = kept.answer(
             request.method == .head ? .head : .get, headers: conditions, storedAt: storedAt, now: .now)
-        headers[.vary] = headers[.vary].map { "Accept, " + $0 } ?? "Accept"
         return Response(
             status: status, headers: headers, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
     }
@@ -213,8 +219,16 @@ struct GraphQLEndpoint: Sendable {
     }
 
     /// The request's `query`, `variables` and `operationName`, from the query string (GET) or a
-    /// JSON body (POST), within the size limit.
-    private func read(_ request: inout Request) async -> Result<GraphQLRequest, Refusal> {
+    /// JSON body (POST), within the size limit; and the request as sent (``SentRequestKey``).
+    private func read(_ request: inout Request) async -> Result<(GraphQLRequest, sentKey: String?), Refusal> {
+        let head = request.head
+        let sent = { (body: ByteBuffer?) in
+            (body ?? ByteBuffer()).withUnsafeReadableBytes { body in
+                SentRequestKey.of(
+                    head.method, target: head.path ?? "", accept: head.headerFields[.accept],
+                    contentType: head.headerFields[.contentType], body: body)
+            }
+        }
         let tooLarge = Refusal(
             error: GraphQLLimits.exceeded(
                 "the request is over \(limits.maxQueryBytes) bytes (RNM_GRAPHQL_MAX_QUERY_BYTES)"),
@@ -232,7 +246,8 @@ struct GraphQLEndpoint: Sendable {
                 }
                 variables = decoded
             }
-            return .success(GraphQLRequest(query: text, operationName: query["operationName"], variables: variables))
+            let read = GraphQLRequest(query: text, operationName: query["operationName"], variables: variables)
+            return .success((read, sent(nil)))
         }
         let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
         guard mediaType?.lowercased() == "application/json" else {
@@ -248,7 +263,7 @@ struct GraphQLEndpoint: Sendable {
             return .failure(tooLarge)
         }
         do {
-            return .success(try JSONDecoder().decode(GraphQLRequest.self, from: Data(buffer: bytes)))
+            return .success((try JSONDecoder().decode(GraphQLRequest.self, from: Data(buffer: bytes)), sent(bytes)))
         } catch {
             return .failure(Self.badRequest("the body is not a GraphQL request: a JSON object with a string `query`"))
         }
