@@ -689,10 +689,10 @@ def main():
         check(f"HTTPGateway cached GET at 32 conns, metrics on ÷ off, order alternating (rounds: {spread})",
               statistics.median(metrics_ratios), at_least=0.95, rounds=metrics_ratios)
         spread = ", ".join(f"{r:.2f}" for r in graphql_ratios)
-        # The bar of issue 25 (half the front's cached GET, itself about half nginx's then),
-        # held where it was: a quarter of nginx serving a cached answer.
+        # Issue 40's "GraphQL at the speed of REST": a repeat answered as a cached GET is, so the
+        # REST rows' goal and floor (issue 25's bar was a quarter of nginx's cached GET).
         check(f"POST /graphql character name ÷ nginx proxy_cache GET at 32 conns (rounds: {spread})",
-              statistics.median(graphql_ratios), at_least=0.25, rounds=graphql_ratios)
+              statistics.median(graphql_ratios), at_least=1.0, floor=0.5, rounds=graphql_ratios)
         check("deep GraphQL query from the synced mirror, each run a new query (no micro-cache), median of 30",
               deep_computed_ms, at_most=50, unit=" ms", floor=200)
         check("the same deep query repeated (the micro-cache answers within RNM_HTTP_CACHE_MS), median of 30",

@@ -35,24 +35,40 @@ struct MicroCacheVersionTests {
         }
     }
 
-    @Test("a kept answer is repeated past RNM_HTTP_CACHE_MS while the data is unchanged; a change shows soon after")
-    func keptUntilChanged() async throws {
+    /// The first character page, as REST and as GraphQL read it.
+    enum Read: String, CaseIterable, CustomTestStringConvertible {
+        case rest, graphQL
+
+        var testDescription: String { rawValue }
+
+        func send(to http: RunningHTTPGateway) async throws -> HTTPProbeResponse {
+            switch self {
+            case .rest: try await http.get(MicroCacheVersionTests.page)
+            case .graphQL: try await http.graphQL("{ characters(page: 1) { results { id name } } }").response
+            }
+        }
+    }
+
+    @Test(
+        "a kept answer is repeated past RNM_HTTP_CACHE_MS while the data is unchanged; a change shows soon after",
+        arguments: Read.allCases)
+    func keptUntilChanged(_ read: Read) async throws {
         try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
             let ttl = Duration.milliseconds(400)
             let http = try await RunningHTTPGateway.start(
                 gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
             ) { $0.cacheTTL = ttl }
-            _ = try await http.get(Self.page)  // fetched: not kept
+            _ = try await read.send(to: http)  // fetched: not kept
             // A hit more than a TTL after the answer was kept. A repeat that came back as a miss
             // (the front's last confirmation too old on a loaded machine) keeps it again: try
             // again, a few times.
             var repeatedPastTTL = false
             for _ in 0..<5 where !repeatedPastTTL {
-                let kept = try await http.get(Self.page)
+                let kept = try await read.send(to: http)
                 #expect(kept.header("cache-status") == "rnm; hit")
                 try await Task.sleep(for: ttl * 3)
                 let before = try await Self.hits(http)
-                let again = try await http.get(Self.page)
+                let again = try await read.send(to: http)
                 #expect(again.status == 200 && again.body == kept.body)
                 repeatedPastTTL = try await Self.hits(http) > before
             }
@@ -64,7 +80,7 @@ struct MicroCacheVersionTests {
             let changed = ContinuousClock.now
             var seen = false
             while !seen, ContinuousClock.now - changed < .seconds(10) {
-                seen = try await http.get(Self.page).text.contains(Self.renamed)
+                seen = try await read.send(to: http).text.contains(Self.renamed)
                 if !seen { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(seen, "the change never showed")

@@ -124,7 +124,8 @@ enum HTTPGatewayApp {
             universities: UniversitySearch(reader: reader, logger: logger),
             graphQL: GraphQLEndpoint(
                 schema: RickAndMortySchema.schema, reader: reader, shapes: shapes, limits: configuration.graphQL,
-                answers: cache, admission: GraphQLAdmission(limits: configuration.graphQL, instruments: instruments),
+                answers: cache, hits: httpMetrics.cacheHits,
+                admission: GraphQLAdmission(limits: configuration.graphQL, instruments: instruments),
                 workers: workers, logger: logger, libraryExecutor: configuration.graphQLLibraryExecutor),
             maxURLBytes: configuration.maxURLBytes,
             cache: cache, metrics: httpMetrics,

@@ -27,12 +27,12 @@ enum PublicAPIRoutes {
     }
 
     /// The service whose data the answers of `path` are made of (what the micro-cache asks
-    /// ``DataVersions`` about): `/api/…` the CharacterService's, `/search` the UniversityService's;
-    /// nil for every other path (GraphQL's answers, kept under keys of their own, live their TTL).
+    /// ``DataVersions`` about): `/api/…` and GraphQL's (the Rick and Morty API's records) the
+    /// CharacterService's, `/search` the UniversityService's; nil for every other path.
     static func service(answering path: String) -> ServiceName? {
         let route = PublicAPIMiddleware<PublicRequestContext>.routePath(path)
         if route == "/search" { return .universities }
-        return route.hasPrefix("/api/") ? .characters : nil
+        return route.hasPrefix("/api/") || postPaths.contains(route) ? .characters : nil
     }
 
     static func router(

@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import CoreMetrics
 import GraphQL
 import Graphiti
 import HTTPTypes
@@ -28,6 +29,8 @@ struct GraphQLEndpoint: Sendable {
     /// The HTTP micro-cache, shared with REST: an answer read wholly fresh from rnm's cache is
     /// answered again from memory for `RNM_HTTP_CACHE_MS`, as a REST answer is.
     let answers: ResponseCache
+    /// Counts its repeats, as REST's are counted (`rnm_http_cache_hits_total`).
+    let hits: Counter
     /// Answers that read nothing through the Gateway (introspection: `__schema`, `__type`,
     /// `__typename`), by the same key, kept for good: the schema never changes while the
     /// process runs, so GraphiQL's introspection query is run once, not on every page load
@@ -42,9 +45,10 @@ struct GraphQLEndpoint: Sendable {
 
     init(
         schema: Schema<RickAndMortyResolver, QueryContext>, reader: GatewayReader, shapes: PublicShapes,
-        limits: GraphQLLimits, answers: ResponseCache, admission: GraphQLAdmission, workers: GraphQLWorkers,
-        logger: Logger, libraryExecutor: Bool = false
+        limits: GraphQLLimits, answers: ResponseCache, hits: Counter, admission: GraphQLAdmission,
+        workers: GraphQLWorkers, logger: Logger, libraryExecutor: Bool = false
     ) {
+        self.hits = hits
         self.libraryExecutor = libraryExecutor
         self.schema = schema
         self.reader = reader
@@ -90,6 +94,7 @@ struct GraphQLEndpoint: Sendable {
         let key = Self.answerKey(body, contentType: answering.contentType)
         if let (kept, storedAt) = answers.lookup(key) {
             if let sentKey { answers.alias(sentKey, to: key) }
+            hits.increment()
             return repeated(kept, storedAt: storedAt, to: request.head)
         }
         if let kept = schemaAnswers.entry(for: key) {
@@ -103,11 +108,14 @@ struct GraphQLEndpoint: Sendable {
         case .failure(let refusal): return busy(refusal.message(limits), contentType: answering.contentType)
         }
         let head = request.head
+        // Read before the query runs: a change while it runs makes a later version.
+        let dataVersion = answers.dataVersion(of: request.uri.path)
         let context = QueryContext(
             reader: reader, shapes: shapes, limits: limits, admission: admission, ticket: ticket)
         let answered = await workers.run(within: limits.timeout) { [self] in
             defer { admission.leave(client, ticket: ticket, records: context.recordsHeld) }
-            let answered = await work(body, key: key, request: head, context: context, answering: answering)
+            let answered = await work(
+                body, key: key, request: head, context: context, answering: answering, dataVersion: dataVersion)
             // Kept under its key just now, or not at all.
             if let sentKey { answers.alias(sentKey, to: key) }
             return answered
@@ -131,9 +139,11 @@ struct GraphQLEndpoint: Sendable {
         return response
     }
 
-    /// Prepares, runs and encodes the query: the part that costs CPU, on the GraphQL threads.
+    /// Prepares, runs and encodes the query: the part that costs CPU, on the GraphQL threads. An
+    /// answer kept is kept with `dataVersion`: repeated past the TTL while the data is unchanged.
     private func work(
-        _ body: GraphQLRequest, key: String, request: HTTPRequest, context: QueryContext, answering: Answering
+        _ body: GraphQLRequest, key: String, request: HTTPRequest, context: QueryContext, answering: Answering,
+        dataVersion: DataVersions.Seen?
     ) async -> Response {
         let isGet = request.method == .get
         let contentType = answering.contentType
@@ -175,9 +185,11 @@ struct GraphQLEndpoint: Sendable {
             !freshness.stale, freshness.revalidating != true
         {
             let now = ContinuousClock.now
+            // Without an `Age`, how old its data is is not known: the TTL only (as REST's).
+            let age = response.headers[.age].flatMap { Int($0) }
             if let kept = answers.store(
-                key, body: bytes, contentType: contentType, age: Int(response.headers[.age] ?? "") ?? 0,
-                route: "/graphql", variesByAccept: true, now: now)
+                key, body: bytes, contentType: contentType, age: age ?? 0, route: "/graphql",
+                dataVersion: age == nil ? nil : dataVersion, variesByAccept: true, now: now)
             {
                 // Sent as its repeats will be (its ETag, gzip), as a REST answer just kept is.
                 return repeated(kept, storedAt: now, to: request)
