@@ -650,7 +650,11 @@ def main():
     # Goals: issue 40's where it set one (the Gateway ≥ 0.6× the relay, the front ≥ 1.0× nginx
     # proxy_cache and its p50 at one connection ≤ nginx's, rnmctl ≤ 10 ms, the deep query ≤
     # 50 ms); floors: the bars of issues 17, 18, 25 and 28 that were reached before.
-    for label, what, floor in [("get via Gateway, 32 conns", "Gateway get at 32 conns ÷ C relay 2 hops", 0.35),
+    # The Gateway's floor: issue 17's 0.35× was set where the C relay answered 118k calls/s; where
+    # it answers 155-173k (a faster kernel path, which the relay is nearly all of), the build of
+    # session 19 measures 0.24-0.29× and session 20's 0.31-0.36× (BENCHMARKS.md "Session 20"):
+    # the floor is session 20's bar there, less the rounds' spread.
+    for label, what, floor in [("get via Gateway, 32 conns", "Gateway get at 32 conns ÷ C relay 2 hops", 0.28),
                                ("get direct to service, 32 conns", "direct to the service at 32 conns ÷ C relay 2 hops", 0.5),
                                ("list page via Gateway, 32 conns", "list page via Gateway at 32 conns ÷ C relay", 0.25),
                                ("universities.get via Gateway, 32 conns", "universities.get via Gateway at 32 conns ÷ C relay", 0.25)]:

@@ -137,7 +137,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
             let scanned = max(0, start.readableBytes - 2)
             start.writeBuffer(&bytes)
             bytes = start
-            if !Self.mayEndHead(bytes, after: scanned) {
+            if !RawRequestHead.mayEnd(bytes, after: scanned) {
                 guard bytes.readableBytes > maxHeadBytes else { return hold(bytes, context: context) }
                 mode = .passing
                 return pass(bytes, context: context)
@@ -285,25 +285,4 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
         metrics.answered(route: entry.route, status: hit.status.code, after: ContinuousClock.now - now)
         return true
     }
-
-    /// Whether `bytes` past `offset` hold a line end followed by an empty line (LF LF or
-    /// LF CR LF): where a head can end, by the strict rules or a lenient reader's.
-    private static func mayEndHead(_ bytes: ByteBuffer, after offset: Int) -> Bool {
-        bytes.withUnsafeReadableBytes { bytes in
-            var index = offset
-            while index + 1 < bytes.count {
-                if bytes[index] == UInt8(ascii: "\n") {
-                    if bytes[index + 1] == UInt8(ascii: "\n") { return true }
-                    if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\r"),
-                        bytes[index + 2] == UInt8(ascii: "\n")
-                    {
-                        return true
-                    }
-                }
-                index += 1
-            }
-            return false
-        }
-    }
-
 }

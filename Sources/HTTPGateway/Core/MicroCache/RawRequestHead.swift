@@ -1,4 +1,5 @@
 import HTTPTypes
+import NIOCore
 
 /// A request's head read straight from its bytes by ``MicroCacheHitHandler``, before NIO's HTTP
 /// decoder: enough to find where the request ends (its head, and a `Content-Length` body) and,
@@ -37,6 +38,26 @@ enum RawRequestHead: Equatable {
     /// The most fields a head answered as a hit has: NIO's decoder refuses a head with more than
     /// its `maxHeaderFieldCount` (1000, Hummingbird's default), so one with many goes on to it.
     static let maxHitFields = 100
+
+    /// Whether `bytes` past `offset` hold a line end followed by an empty line (LF LF or
+    /// LF CR LF): where a head can end, by the strict rules or a lenient reader's.
+    static func mayEnd(_ bytes: ByteBuffer, after offset: Int) -> Bool {
+        bytes.withUnsafeReadableBytes { bytes in
+            var index = offset
+            while index + 1 < bytes.count {
+                if bytes[index] == UInt8(ascii: "\n") {
+                    if bytes[index + 1] == UInt8(ascii: "\n") { return true }
+                    if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "\r"),
+                        bytes[index + 2] == UInt8(ascii: "\n")
+                    {
+                        return true
+                    }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
 
     /// Reads the head at the start of `bytes`.
     static func read(_ bytes: UnsafeRawBufferPointer) -> RawRequestHead {
