@@ -88,4 +88,18 @@ extension ExpiringCacheTests {
         // Before: 20,000 positions, each holding its evicted key.
         #expect(cache.positions <= 2 * 100 + 64 + 1, "\(cache.positions) positions for 100 entries")
     }
+
+    @Test("a key stored again at the instant it holds (an alias repeated) keeps one position, not one a store")
+    func oneStoreInstantOnePosition() {
+        let cache = ExpiringCache<Int>(maxBytes: 1_000_000)
+        let now = ContinuousClock.now
+        cache.store(0, for: "answer", size: 100, expires: now + .seconds(60), now: now)
+        for round in 0..<20_000 {
+            cache.store(round, for: "alias", size: 0, expires: now + .seconds(60), now: now)
+        }
+        // Before: 20,000 positions, all kept by each rebuild, and a rebuild on every store.
+        #expect(cache.positions <= 2 * 2 + 64 + 1, "\(cache.positions) positions for 2 entries")
+        #expect(cache.entry(for: "alias", now: now)?.value == 19_999)
+        #expect(cache.bytes == 100 + 6 + 64 + 5 + 64)
+    }
 }

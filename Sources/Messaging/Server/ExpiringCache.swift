@@ -80,10 +80,18 @@ public final class ExpiringCache<Value: Sendable>: Sendable {
         let key = ExactText(key)
         state.withLock { state in
             if let generation, generation != state.generation { return }
-            if let old = state.entries[key] { state.bytes -= old.size }
+            // The same key stored again at the same instant (``ResponseCache``'s alias, stored
+            // again on every repeat Hummingbird's side answers) keeps the position it has: a
+            // second one would match it too, and the rebuild below, keeping every position that
+            // matches, would then run on every store, over as many positions as repeats.
+            var placed = false
+            if let old = state.entries[key] {
+                state.bytes -= old.size
+                placed = old.storedAt == now
+            }
             state.entries[key] = Entry(value: value, storedAt: now, expires: expires, size: size)
             state.bytes += size
-            state.order.append((key, now))
+            if !placed { state.order.append((key, now)) }
             while state.bytes > maxBytes, state.head < state.order.count {
                 let (oldest, storedAt) = state.order[state.head]
                 state.head += 1
