@@ -118,7 +118,9 @@ struct DataVersionsTests {
         #expect(PublicAPIRoutes.service(answering: "/api/character/1,2") == .characters)
         #expect(PublicAPIRoutes.service(answering: "/api/episode/") == .characters)
         #expect(PublicAPIRoutes.service(answering: "/Search/") == .universities)
-        #expect(PublicAPIRoutes.service(answering: "/graphql") == nil)
+        // GraphQL's answers are the Rick and Morty API's records, in any case, with a slash.
+        #expect(PublicAPIRoutes.service(answering: "/GraphQL/") == .characters)
+        #expect(PublicAPIRoutes.service(answering: "/app/characters") == nil)
         #expect(PublicAPIRoutes.service(answering: "/api") == nil)
         let (cache, _) = Self.cache()
         #expect(cache.dataVersion(of: "/api/character/1") == nil)  // never confirmed

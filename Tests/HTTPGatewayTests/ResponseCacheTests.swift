@@ -1,4 +1,5 @@
 @testable import HTTPGateway
+import Messaging
 import NIOCore
 import Testing
 
@@ -56,5 +57,37 @@ struct ResponseCacheTests {
         let stored = cache.store(key, body: body, contentType: json, age: 0)
         let kept = try #require(cache.lookup(key), "not kept: each repeat would be answered again")
         #expect(stored === kept.entry && kept.entry.gzipped == nil)
+    }
+
+    @Test(
+        """
+        a GraphQL answer's second key (the request as sent) is charged the answer again: keys sent for answers \
+        since evicted hold no more bytes than the budget
+        """
+    )
+    func sentKeysCharged() throws {
+        let json = "application/json; charset=utf-8"
+        let body = Self.body(10_000)
+        let entrySize = try #require(
+            ResponseCache.entry(
+                "k", body: body, contentType: json, age: 0, route: "/graphql",
+                keptIn: ExpiringCache(maxBytes: 1 << 20))
+        ).storedBytes
+        // Room for eight answers, whatever keys they are held by.
+        let cache = ResponseCache(ttl: .seconds(60), maxBytes: 8 * (entrySize + 100))
+        let store = { (index: Int) in
+            _ = cache.store("answer \(index)", body: Self.body(10_000), contentType: json, age: 0)
+        }
+        // Eight answers, then their keys as sent (repeats answered later), then eight more answers:
+        // the first eight are evicted from under their own keys, and only the keys as sent hold them.
+        for index in 0..<8 { store(index) }
+        for index in 0..<8 { cache.alias("sent \(index)", to: "answer \(index)") }
+        for index in 8..<16 { store(index) }
+        let held = (0..<16).flatMap { index in
+            ["answer \(index)", "sent \(index)"].compactMap { cache.lookup($0)?.entry }
+        }
+        let distinct = Set(held.map(ObjectIdentifier.init))
+        #expect(distinct.count <= 8, "\(distinct.count) answers held, room for 8")
+        #expect(cache.lookup("answer 15") != nil)
     }
 }

@@ -66,11 +66,13 @@ struct ResponseCache: Sendable {
     }
 
     /// Keeps the answer held under `key` under `sentKey` too (``SentRequestKey``), as stored and
-    /// until it expires. Charged its key and bookkeeping only: it shares the answer's bytes, which
-    /// it keeps alive past an eviction of `key` at most until their common expiry.
+    /// until it expires. Charged the answer's size again, though it shares the answer's bytes:
+    /// it keeps them alive after `key` is evicted, until it is itself (up to the service's max
+    /// age), so counted once, many keys sent for answers since evicted would hold them uncounted.
     func alias(_ sentKey: String, to key: String, now: ContinuousClock.Instant = .now) {
         guard isEnabled, let found = entries.entry(for: key, now: now) else { return }
-        entries.store(found.value, for: sentKey, size: 0, expires: found.expires, now: found.storedAt)
+        entries.store(
+            found.value, for: sentKey, size: found.value.storedBytes, expires: found.expires, now: found.storedAt)
     }
 
     /// How long an answer `age` seconds old may be repeated: `ttl`, or with a data version, until
