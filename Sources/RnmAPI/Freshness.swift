@@ -105,12 +105,15 @@ extension Freshness {
 
 extension Freshness {
     /// The freshness of an answer made of `parts`: from the cache only if every part was, stale
-    /// if any part was (with the first such part's reason), fetched at the oldest part's time.
+    /// if any part was (with the first such part's reason), revalidating if any part was (past
+    /// its max age, refreshed in the background: the answer says so and is not kept as fresh),
+    /// fetched at the oldest part's time.
     public static func combined(_ parts: [Freshness]) -> Freshness {
         let stale = parts.first { $0.stale }
         return Freshness(
             source: parts.allSatisfy { $0.source == .cache } ? .cache : .upstream,
             stale: stale != nil, fetchedAt: parts.map(\.fetchedAt).min() ?? "",
-            upstreamError: stale?.upstreamError)
+            upstreamError: stale?.upstreamError,
+            revalidating: parts.contains { $0.revalidating == true } ? true : nil)
     }
 }

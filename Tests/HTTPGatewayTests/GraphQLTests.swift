@@ -147,6 +147,10 @@ struct GraphQLTests {
             let badID = try await http.graphQL(#"{ character(id: "abc") { name } }"#)
             #expect(badID.messages == ["Hey! you must provide an id"])
             #expect(try await http.get("/graphql", method: "PUT").status == 405)
+            // A mutation over GET: refused as any method the path does not take is, with `Allow`.
+            let mutation = try await http.graphQLGet("mutation { character(id: 1) { name } }")
+            #expect(mutation.status == 405 && mutation.response.header("Allow") == "GET, HEAD, POST")
+            #expect(mutation.messages == ["a mutation cannot be sent with GET"], "\(mutation.messages)")
             // A browser's preflight for a JSON POST with a client's own header: allowed as asked.
             let preflight = try await http.get(
                 "/graphql", method: "OPTIONS",

@@ -42,4 +42,37 @@ struct HTTPSeamlessTests {
             try await http.server.stop()
         }
     }
+
+    @Test(
+        """
+        a record past its max age, answered while it is refreshed in the background: by id, in a list by ids and \
+        through GraphQL, it says "revalidating" and is not repeated from memory as fresh
+        """
+    )
+    func revalidating() async throws {
+        let settings = ["RNM_CHARACTERS_MAX_AGE": "1", "RNM_CHARACTERS_STALE_WHILE_REVALIDATE": "600"]
+        try await RnmSystem.with(settings: settings) { system in
+            let http = try await RunningHTTPGateway.startCaching(gatewaySocket: system.gatewaySocket)
+            let query = "{ character(id: 51) { name } }"
+            _ = try await http.get("/api/character/51,52")
+            try await Task.sleep(for: .milliseconds(1100))  // past the 1 s max age: expired (time, not luck)
+            // The background refresh takes 3 s: every read below is answered while it runs.
+            system.characterUpstream.latency = .seconds(3)
+            for _ in 0..<2 {
+                for target in ["/api/character/51", "/api/character/51,52"] {
+                    let answer = try await http.get(target)
+                    #expect(
+                        answer.status == 200 && answer.header("Cache-Status") == #"rnm; hit; detail="revalidating""#,
+                        "\(target): \(answer.header("Cache-Status") ?? "none")")
+                }
+                let graphQL = try await http.graphQL(query)
+                #expect(
+                    graphQL.response.header("Cache-Status") == #"rnm; hit; detail="revalidating""#,
+                    "\(graphQL.response.header("Cache-Status") ?? "none")")
+                #expect(graphQL.rnm?["revalidating"] as? Bool == true, "\(graphQL.rnm ?? [:])")
+            }
+            system.characterUpstream.latency = .zero
+            try await http.server.stop()
+        }
+    }
 }

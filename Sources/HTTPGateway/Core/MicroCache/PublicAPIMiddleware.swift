@@ -18,7 +18,7 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         guard !WebApp.owns(request.uri.path) else { return try await next(request, context) }
         var response: Response
         let takesPost = postPaths.contains(Self.routePath(request.uri.path))
-        let allowed = takesPost ? "GET, HEAD, POST" : "GET, HEAD"
+        let allowed = Self.allowed(takesPost: takesPost)
         if request.method == .options {
             // A browser's preflight: what any origin may do here. The headers it asks to send
             // are allowed as asked (as the API's `cors()` does): a GraphQL client adds its own.
@@ -44,6 +44,11 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         }
         return response
+    }
+
+    /// The methods a path answers (its `Allow`): GET and HEAD, and POST where it reads with it.
+    static func allowed(takesPost: Bool) -> String {
+        takesPost ? "GET, HEAD, POST" : "GET, HEAD"
     }
 
     /// `path` as the router matches it: lowercased, without a trailing slash.

@@ -155,7 +155,10 @@ struct GraphQLEndpoint: Sendable {
         }
         if isGet, Self.isMutation(document, named: body.operationName) {
             let error = GraphQLError(message: "a mutation cannot be sent with GET")
-            return answer(errors: [error], status: .methodNotAllowed, contentType: contentType)
+            var refused = answer(errors: [error], status: .methodNotAllowed, contentType: contentType)
+            // A 405 names what the path takes (RFC 9110 §15.5.6), as the router's own do.
+            refused.headers[.allow] = PublicAPIMiddleware<PublicRequestContext>.allowed(takesPost: true)
+            return refused
         }
         let executed = await execute(document, body, context: context)
         if context.overShared {
