@@ -4,11 +4,12 @@ each beside a bystander's cached read: CPU (utime+stime) and RSS of the HTTPGate
 bystander's p50/p99. Runs against the local test upstreams (bench.py's System).
 
   python3 Benchmarks/alias_attack.py --bin .build/release [--only NAME ...] [--cache-ms 1000]"""
-import argparse, json, os, socket, subprocess, sys, threading, time
+import argparse, json, os, socket, sys, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import System, call, free_port, rss_mb  # noqa: E402
-from attack import Bystander, cpu_seconds, post  # noqa: E402
+from bench import System, rss_mb  # noqa: E402
+from attack import Bystander, post, start_stack  # noqa: E402
+from attack import measure as attack_measure  # noqa: E402
 
 SMALL = '{"query":"{ character(id: 1) { name } }"}'
 
@@ -87,11 +88,7 @@ def split_repeats(port, seconds, connections, vary):
             assert read_answers(s, 1) == [200]
             counts[i].append(time.perf_counter())
         s.close()
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(connections)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_clients(client, connections)
     stamps = sorted(t for c in counts for t in c)
     first = stamps[0]
     per_second = [0] * (int(seconds) + 1)
@@ -100,12 +97,17 @@ def split_repeats(port, seconds, connections, vary):
     return f"{len(stamps)} answered; per second: {per_second[:-1]}"
 
 
-def chunked_repeats(port, seconds, connections, batch=200):
-    """`connections` clients pipelining the same small GraphQL read with a chunked body (the
-    whole connection goes on to Hummingbird's side), `batch` at a time."""
-    body = SMALL.encode()
-    one = (b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-           + b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n")
+def run_clients(client, connections):
+    """`client(i)` for each of `connections` clients, on threads of their own, until all end."""
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(connections)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def pipelined(port, seconds, connections, one, batch=200):
+    """`connections` clients sending the request `one`, `batch` at a time, reading the answers."""
     counts = [0] * connections
     stop = time.perf_counter() + seconds
 
@@ -116,34 +118,22 @@ def chunked_repeats(port, seconds, connections, batch=200):
             read_answers(s, batch)
             counts[i] += batch
         s.close()
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(connections)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_clients(client, connections)
     return f"{sum(counts)} answered ({sum(counts) / seconds:.0f}/s)"
 
 
-def bytes_hits(port, seconds, connections, batch=200):
+def chunked_repeats(port, seconds, connections):
+    """The same small GraphQL read with a chunked body (the whole connection goes on to
+    Hummingbird's side), pipelined."""
+    body = SMALL.encode()
+    return pipelined(port, seconds, connections, b"POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n")
+
+
+def bytes_hits(port, seconds, connections):
     """The same read pipelined whole (head and body in one write): answered from the bytes."""
     body = SMALL.encode()
-    one = head(body) + body
-    counts = [0] * connections
-    stop = time.perf_counter() + seconds
-
-    def client(i):
-        s = socket.create_connection(("127.0.0.1", port))
-        while time.perf_counter() < stop:
-            s.sendall(one * batch)
-            read_answers(s, batch)
-            counts[i] += batch
-        s.close()
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(connections)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return f"{sum(counts)} answered ({sum(counts) / seconds:.0f}/s)"
+    return pipelined(port, seconds, connections, head(body) + body)
 
 
 def big_query(n, aliases=6):
@@ -169,11 +159,7 @@ def distinct_big_answers(port, seconds, clients):
             for _ in range(2):
                 status, body = post(port, big_query(n), variables=IDS)
             sizes.append(len(body))
-    threads = [threading.Thread(target=client) for _ in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_clients(lambda _: client(), clients)
     return f"{len(sizes)} answers of ~{sum(sizes) / max(1, len(sizes)) / 1e6:.2f} MB"
 
 
@@ -196,11 +182,7 @@ def distinct_large_bodies(port, seconds, clients, size):
             read_answers(s, 1)
             done[0] += 1
         s.close()
-    threads = [threading.Thread(target=client) for _ in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_clients(lambda _: client(), clients)
     return f"{done[0]} bodies of {size} B"
 
 
@@ -229,26 +211,9 @@ def pipelined_never_reading(port, connections=4, seconds=6.0, body=SMALL):
 
 
 def measure(name, pid, bystander, attack, rows):
-    before_cpu, before_rss = cpu_seconds(pid), rss_mb(pid)
-    peak, done = [before_rss], threading.Event()
-
-    def watch():
-        while not done.is_set():
-            peak[0] = max(peak[0], rss_mb(pid))
-            time.sleep(0.05)
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    start = time.perf_counter()
-    outcome = attack()
-    end = time.perf_counter()
-    done.set()
-    watcher.join()
-    time.sleep(0.3)
-    row = (name, outcome, f"{cpu_seconds(pid) - before_cpu:.2f} s",
-           f"{before_rss:.0f} -> {peak[0]:.0f} MB (+{peak[0] - before_rss:.0f}), after {rss_mb(pid):.0f}",
-           f"{end - start:.1f} s", bystander.window(start, end + 0.3))
-    print(" | ".join(row), flush=True)
-    rows.append(row)
+    """attack.py's measure, each row printed as it comes."""
+    attack_measure(name, pid, bystander, attack, rows)
+    print(" | ".join(rows[-1]), flush=True)
 
 
 def main():
@@ -261,23 +226,8 @@ def main():
     system = System(args.bin)
     http = None
     try:
-        system.start("characters", "CharacterService")
-        system.start("universities", "UniversityService")
-        system.start("gateway", "Gateway", health="gateway.health")
-        reply, _ = call(system.socket("gateway"), "characters.sync", {}, timeout=120)
-        assert "result" in reply, reply
-        port = free_port()
-        http = subprocess.Popen(
-            [os.path.join(system.bin, "HTTPGateway")],
-            env=dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}", RNM_HTTP_CACHE_MS=args.cache_ms,
-                     RNM_HTTP_CACHE_BYTES=args.cache_bytes),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(500):
-            try:
-                post(port, "{ __typename }")
-                break
-            except OSError:
-                time.sleep(0.02)
+        http, port = start_stack(
+            system, env={"RNM_HTTP_CACHE_MS": args.cache_ms, "RNM_HTTP_CACHE_BYTES": args.cache_bytes})
         pid = http.pid
         for _ in range(3):
             post(port, "{ character(id: 1) { name } }")

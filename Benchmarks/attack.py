@@ -176,9 +176,10 @@ def wire_flood(socket_path, connections=400, requests=1000, hold=8.0):
     return f"{written} requests written by {connections} connections, none read"
 
 
-def start_stack(system, wrapper=()):
+def start_stack(system, wrapper=(), env=None):
     """The services and the Gateway of `system`, the characters synced, and an HTTPGateway
-    (run by `wrapper`, e.g. heaptrack) answering GraphQL: (its process, its port)."""
+    (run by `wrapper`, e.g. heaptrack; with `env`'s settings too) answering GraphQL: (its
+    process, its port)."""
     system.start("characters", "CharacterService")
     system.start("universities", "UniversityService")
     system.start("gateway", "Gateway", health="gateway.health")
@@ -186,7 +187,7 @@ def start_stack(system, wrapper=()):
     assert "result" in reply, reply
     port = free_port()
     process = subprocess.Popen(list(wrapper) + [os.path.join(system.bin, "HTTPGateway")],
-                               env=dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}"),
+                               env=dict(system.env, RNM_HTTP_ADDRESS=f"127.0.0.1:{port}", **(env or {})),
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(3000):  # 60 s: under heaptrack it starts slowly
         try:
