@@ -71,8 +71,9 @@ struct GraphQLBytesHitTests {
 
     @Test(
         """
-        the bytes' handler answers a kept POST itself (nothing goes on to Hummingbird); a body that differs, a body \
-        not yet come whole, and one over RNM_GRAPHQL_MAX_QUERY_BYTES go on as their bytes
+        the bytes' handler answers a kept POST itself (nothing goes on to Hummingbird), its body sent with its head \
+        or after it, in pieces; a body that differs (whole or in pieces) and one over RNM_GRAPHQL_MAX_QUERY_BYTES \
+        go on as their bytes
         """
     )
     func answeredHere() throws {
@@ -91,23 +92,29 @@ struct GraphQLBytesHitTests {
                 cache: cache, metrics: HTTPMetrics(instruments: Instruments()), drain: nil, maxHeaderBytes: 8192,
                 maxURLBytes: 8192, maxBodyBytes: 100, idleTimeout: nil)
         }
-        let channel = EmbeddedChannel(handler: handler())
-        defer { _ = try? channel.finish() }
-        try channel.writeInbound(ByteBuffer(string: Self.post(body)))
-        #expect(try channel.readInbound(as: ByteBuffer.self) == nil, "passed on")
-        let answer = try #require(try channel.readOutbound(as: ByteBuffer.self))
-        let text = String(buffer: answer)
-        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n") && text.hasSuffix(kept), "\(text)")
-        #expect(text.contains("Vary: Accept\r\n") && text.contains("Cache-Status: rnm; hit\r\n"), "\(text)")
-
-        // Each on a connection of its own: one passed on holds back the hits after it.
+        // The request whole, its body apart, its body in two pieces: each on a connection of its own.
         let request = Self.post(body)
         let split = request.index(request.endIndex, offsetBy: -body.utf8.count)
-        let padded = #"{"query":"{ character(id: 1) { name } }", "x": "\#(String(repeating: "a", count: 60))"}"#
+        let half = body.index(body.startIndex, offsetBy: 10)
         for reads in [
-            [Self.post(#"{"query":"{ character(id: 2) { name } }"}"#)], [Self.post(padded)],
-            [String(request[..<split]), body],
+            [request], [String(request[..<split]), body],
+            [String(request[..<split]), String(body[..<half]), String(body[half...])],
         ] {
+            let channel = EmbeddedChannel(handler: handler())
+            defer { _ = try? channel.finish() }
+            for read in reads { try channel.writeInbound(ByteBuffer(string: read)) }
+            #expect(try channel.readInbound(as: ByteBuffer.self) == nil, "passed on")
+            let answer = try #require(try channel.readOutbound(as: ByteBuffer.self))
+            let text = String(buffer: answer)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n") && text.hasSuffix(kept), "\(text)")
+            #expect(text.contains("Vary: Accept\r\n") && text.contains("Cache-Status: rnm; hit\r\n"), "\(text)")
+        }
+
+        // Each on a connection of its own: one passed on holds back the hits after it.
+        let other = Self.post(#"{"query":"{ character(id: 2) { name } }"}"#)
+        let otherSplit = other.index(other.endIndex, offsetBy: -5)
+        let padded = #"{"query":"{ character(id: 1) { name } }", "x": "\#(String(repeating: "a", count: 60))"}"#
+        for reads in [[other], [String(other[..<otherSplit]), String(other[otherSplit...])], [Self.post(padded)]] {
             let channel = EmbeddedChannel(handler: handler())
             defer { _ = try? channel.finish() }
             for read in reads { try channel.writeInbound(ByteBuffer(string: read)) }

@@ -36,6 +36,12 @@ struct ConnectionIdleState {
         lastActive = .now()
     }
 
+    /// Part of a body held by the bytes' reader came (a `POST` awaiting its body): activity, as a
+    /// body part read by Hummingbird's side is.
+    mutating func heldBodyRead() {
+        lastActive = .now()
+    }
+
     mutating func partRead(isHead: Bool, isEnd: Bool) {
         lastActive = .now()
         if isHead {

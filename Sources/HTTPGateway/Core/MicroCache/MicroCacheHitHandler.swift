@@ -2,8 +2,8 @@ import HTTPTypes
 import NIOCore
 import Telemetry
 
-/// Answers a plain `GET` or `HEAD` whose answer the micro-cache holds from the request's bytes,
-/// before NIO's HTTP decoder, with one pre-encoded head and the stored body: issue 40's "the
+/// Answers a plain `GET` or `HEAD`, or a `POST` of GraphQL's, whose answer the micro-cache holds
+/// from the request's bytes, before NIO's HTTP decoder, with one pre-encoded head and the stored body: issue 40's "the
 /// HTTP front ≥ 1.0× nginx `proxy_cache`". Measured (BENCHMARKS.md "Session 18"): ~10 µs of a
 /// hit's 15 µs of user CPU was NIO's HTTP pipeline around it (the request parsed into a head of
 /// `String`s and passed up eight handlers, three response parts passed down seven and encoded);
@@ -17,8 +17,9 @@ import Telemetry
 ///   limits and errors apply to all but the plain hits.
 /// - Order: a hit is answered here only while no request passed on is unanswered
 ///   (``answerEnded()``, from ``MicroCacheAnswerTap``).
-/// - Back-pressure: while the channel is not writable a hit is passed on, and Hummingbird's
-///   writer waits (as ``MicroCacheFastPath`` does); the send timeout sees writability itself.
+/// - Back-pressure: while the channel is not writable (the hits answered in the same read
+///   flushed first) a hit is passed on, and Hummingbird's writer waits (as ``MicroCacheFastPath``
+///   does); the send timeout sees writability itself.
 /// - A draining front, and `Expect`, go on to Hummingbird, which says `Connection: close` where
 ///   it must; after HTTP/1.0, a `Connection` field other than `keep-alive` or an `Upgrade`, the
 ///   connection may end or change protocol, and everything goes on (``RawRequestHead/unframed``).
@@ -38,6 +39,9 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
         case framing
         /// Passing on the rest of a body.
         case body(remaining: Int)
+        /// Holding a `POST` that may be a hit, its head framed, until its body has come (`total`
+        /// bytes with the head): clients may send the body in a write of its own.
+        case awaitingBody(total: Int)
         /// Passing everything on (after a head it does not frame).
         case passing
     }
@@ -127,20 +131,27 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
             }
             mode = .framing
             pass(bytes.readSlice(length: remaining)!, context: context)
-        case .framing:
-            break
-        }
-        if var start = held {
+        case .awaitingBody(let total):
+            idle.heldBodyRead()
+            var start = held ?? context.channel.allocator.buffer(capacity: 0)
             held = nil
-            // Read again only once a head may have ended: a head trickled a byte at a time would
-            // otherwise be read whole at each byte (quadratic in the bytes held).
-            let scanned = max(0, start.readableBytes - 2)
             start.writeBuffer(&bytes)
+            guard start.readableBytes >= total else { return hold(start, context: context) }
             bytes = start
-            if !RawRequestHead.mayEnd(bytes, after: scanned) {
-                guard bytes.readableBytes > maxHeadBytes else { return hold(bytes, context: context) }
-                mode = .passing
-                return pass(bytes, context: context)
+            mode = .framing
+        case .framing:
+            if var start = held {
+                held = nil
+                // Read again only once a head may have ended: a head trickled a byte at a time would
+                // otherwise be read whole at each byte (quadratic in the bytes held).
+                let scanned = max(0, start.readableBytes - 2)
+                start.writeBuffer(&bytes)
+                bytes = start
+                if !RawRequestHead.mayEnd(bytes, after: scanned) {
+                    guard bytes.readableBytes > maxHeadBytes else { return hold(bytes, context: context) }
+                    mode = .passing
+                    return pass(bytes, context: context)
+                }
             }
         }
         var answered = false
@@ -154,15 +165,32 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
                 pass(bytes, context: context)
                 bytes.moveReaderIndex(to: bytes.writerIndex)
             case .framed(let length, let bodyLength, let hit):
-                // A body is read here only when it came whole with its head (GraphQL's clients
-                // send both in one write); otherwise it goes on, as everything this misses.
-                if let hit, length <= maxHitHeadBytes, bodyLength <= min(maxHitBodyBytes, bytes.readableBytes - length),
-                    let body = bytes.getSlice(at: bytes.readerIndex + length, length: bodyLength),
-                    answer(hit, body: body, context: context)
-                {
-                    bytes.moveReaderIndex(forwardBy: length + bodyLength)
-                    answered = true
-                    continue
+                // The hits answered in this read are not flushed yet, and count against the
+                // channel's writability: flushed first, so that only a client that does not read
+                // has its hits passed on (pipelined, 200 hits' answers passed the high mark).
+                if hit != nil, answered, !context.channel.isWritable {
+                    context.flush()
+                    answered = false
+                }
+                if let hit, length <= maxHitHeadBytes, bodyLength <= maxHitBodyBytes {
+                    if bytes.readableBytes - length < bodyLength {
+                        // A body still coming is waited for, held with its head (within the head's
+                        // and GraphQL's limits): a pipelined POST cut by a read's end, or a client
+                        // writing the body apart, would otherwise go on and hold back every hit
+                        // after it. Not while a request passed on is unanswered: no hit is then.
+                        if passedOn == 0 {
+                            mode = .awaitingBody(total: length + bodyLength)
+                            hold(bytes, context: context)
+                            bytes.moveReaderIndex(to: bytes.writerIndex)
+                            continue
+                        }
+                    } else if let body = bytes.getSlice(at: bytes.readerIndex + length, length: bodyLength),
+                        answer(hit, body: body, context: context)
+                    {
+                        bytes.moveReaderIndex(forwardBy: length + bodyLength)
+                        answered = true
+                        continue
+                    }
                 }
                 passedOn += 1
                 let body = min(bytes.readableBytes - length, bodyLength)
