@@ -36,8 +36,8 @@ struct ConnectionIdleState {
         lastActive = .now()
     }
 
-    /// Part of a body held by the bytes' reader came (a `POST` awaiting its body): activity, as a
-    /// body part read by Hummingbird's side is.
+    /// A `POST`'s head held by the bytes' reader until its body comes, or a part of that body:
+    /// activity, as a head or body part read by Hummingbird's side is.
     mutating func heldBodyRead() {
         lastActive = .now()
     }

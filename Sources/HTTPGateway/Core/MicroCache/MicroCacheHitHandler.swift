@@ -17,9 +17,8 @@ import Telemetry
 ///   limits and errors apply to all but the plain hits.
 /// - Order: a hit is answered here only while no request passed on is unanswered
 ///   (``answerEnded()``, from ``MicroCacheAnswerTap``).
-/// - Back-pressure: while the channel is not writable (the hits answered in the same read
-///   flushed first) a hit is passed on, and Hummingbird's writer waits (as ``MicroCacheFastPath``
-///   does); the send timeout sees writability itself.
+/// - Back-pressure: while the channel is not writable a hit is passed on, and Hummingbird's
+///   writer waits (as ``MicroCacheFastPath`` does); the send timeout sees writability itself.
 /// - A draining front, and `Expect`, go on to Hummingbird, which says `Connection: close` where
 ///   it must; after HTTP/1.0, a `Connection` field other than `keep-alive` or an `Upgrade`, the
 ///   connection may end or change protocol, and everything goes on (``RawRequestHead/unframed``).
@@ -61,7 +60,8 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     /// (without the `: ` and line ends counted here) are over `RNM_HTTP_MAX_HEADER_BYTES`.
     private let maxHitHeadBytes: Int
     private var mode = Mode.framing
-    /// The start of a request whose head has not all come.
+    /// The start of a request whose head has not all come, or a POST's head and the part of its
+    /// body come so far (``Mode/awaitingBody(total:)``).
     private var held: ByteBuffer?
     /// Requests passed on whose answers have not ended.
     private var passedOn = 0
@@ -115,7 +115,10 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The decoder is told of a half-close with what it has: the start of a request held
         // here goes to it first, so that it answers as it would have.
+        // So is Hummingbird's side of a drain (`ChannelShouldQuiesceEvent`): it closes a
+        // connection with no request in progress at once, and a POST held for its body is one.
         if case ChannelEvent.inputClosed = event { passHeld(context: context) }
+        if event is ChannelShouldQuiesceEvent { passHeld(context: context) }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -165,20 +168,15 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
                 pass(bytes, context: context)
                 bytes.moveReaderIndex(to: bytes.writerIndex)
             case .framed(let length, let bodyLength, let hit):
-                // The hits answered in this read are not flushed yet, and count against the
-                // channel's writability: flushed first, so that only a client that does not read
-                // has its hits passed on (pipelined, 200 hits' answers passed the high mark).
-                if hit != nil, answered, !context.channel.isWritable {
-                    context.flush()
-                    answered = false
-                }
                 if let hit, length <= maxHitHeadBytes, bodyLength <= maxHitBodyBytes {
                     if bytes.readableBytes - length < bodyLength {
                         // A body still coming is waited for, held with its head (within the head's
                         // and GraphQL's limits): a pipelined POST cut by a read's end, or a client
                         // writing the body apart, would otherwise go on and hold back every hit
-                        // after it. Not while a request passed on is unanswered: no hit is then.
-                        if passedOn == 0 {
+                        // after it. Not where no hit can be answered (a request passed on still
+                        // unanswered, the cache off, a drain): the head goes on at once.
+                        if passedOn == 0, cache.isEnabled, drain?.isDraining != true {
+                            idle.heldBodyRead()
                             mode = .awaitingBody(total: length + bodyLength)
                             hold(bytes, context: context)
                             bytes.moveReaderIndex(to: bytes.writerIndex)
@@ -231,7 +229,9 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     /// Keeps the start of a request until the rest comes: in a buffer of its own size, not as a
-    /// slice of the read's (up to 64 KiB, kept per connection until it ends or idles out).
+    /// slice of the read's (a head up to `maxHeadBytes`, or a POST's head and body up to
+    /// `RNM_HTTP_MAX_HEADER_BYTES` and `RNM_GRAPHQL_MAX_QUERY_BYTES`, kept per connection until
+    /// it ends or idles out).
     private func hold(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         guard bytes.capacity > 2 * bytes.readableBytes + 1024 else { return held = bytes }
         var copy = context.channel.allocator.buffer(capacity: bytes.readableBytes)
