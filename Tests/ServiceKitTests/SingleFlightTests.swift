@@ -27,7 +27,10 @@ struct SingleFlightTests {
             for await _ in gate.stream { break }
             return store.work(1)
         }
-        // Joiners wait on the first run, which is held until they are all in.
+        // Joiners wait on the first run, which is held until they are all in. The first must be in
+        // flight before they start: a task's start order is not its creation order, and a joiner
+        // that ran first would lead with work that is not held.
+        try await waitUntil(10, "the first caller is in flight") { await flights.runs(for: "k") >= 1 }
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<9 { group.addTask { try await flights.run("k") { store.work(2) } } }
             try await waitUntil(10, "the 10 callers are in flight") { await flights.runs(for: "k") >= 10 }
@@ -74,6 +77,8 @@ struct SingleFlightTests {
                 throw Failure()
             }
         }
+        // As above: the first run must lead, so the joiners start once it is in flight.
+        try await waitUntil(10, "the first caller is in flight") { await flights.runs(for: "k") >= 1 }
         let joiners = (0..<9).map { _ in Task { try await flights.run("k") { store.work(2) } } }
         try await waitUntil(10, "the 10 callers are in flight") { await flights.runs(for: "k") >= 10 }
         gate.continuation.yield()
