@@ -8,8 +8,6 @@ import Hummingbird
 /// ``PublicHeaders``', stamped with the trace by ``ObservabilityMiddleware``).
 struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxURLBytes: Int
-    /// Paths (lowercased, no trailing slash) that take POST.
-    let postPaths: Set<String>
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -17,8 +15,8 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         // The web app's paths follow its own rules (``WebAppMiddleware``).
         guard !WebApp.owns(request.uri.path) else { return try await next(request, context) }
         var response: Response
-        let takesPost = postPaths.contains(Self.routePath(request.uri.path))
-        let allowed = Self.allowed(takesPost: takesPost)
+        let takesPost = PublicAPIRoutes.takesPost(request.uri.path)
+        let allowed = PublicAPIRoutes.allowed(request.uri.path)
         if request.method == .options {
             // A browser's preflight: what any origin may do here. The headers it asks to send
             // are allowed as asked (as the API's `cors()` does): a GraphQL client adds its own.
@@ -44,16 +42,5 @@ struct PublicAPIMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         }
         return response
-    }
-
-    /// The methods a path answers (its `Allow`): GET and HEAD, and POST where it reads with it.
-    static func allowed(takesPost: Bool) -> String {
-        takesPost ? "GET, HEAD, POST" : "GET, HEAD"
-    }
-
-    /// `path` as the router matches it: lowercased, without a trailing slash.
-    static func routePath(_ path: String) -> String {
-        let lowered = path.lowercased()
-        return lowered.count > 1 && lowered.hasSuffix("/") ? String(lowered.dropLast()) : lowered
     }
 }

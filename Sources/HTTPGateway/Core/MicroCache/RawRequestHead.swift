@@ -115,7 +115,7 @@ private struct Reader {
             bytes[targetStart] == UInt8(ascii: "/")
         else { return framed }
         let targetBytes = UnsafeRawBufferPointer(rebasing: bytes[targetStart..<targetEnd])
-        let graphQL = Self.isGraphQL(targetBytes)
+        let graphQL = PublicAPIRoutes.takesPost(target: targetBytes)
         // A read has no body; GraphQL's POST has its request in one.
         guard method == .post ? graphQL && fields.contentLength > 0 : fields.contentLength == 0 else { return framed }
         var hit = RawRequestHead.HitRequest(
@@ -127,19 +127,6 @@ private struct Reader {
             hit.contentType = fields.contentType.map { String(decoding: bytes[$0], as: UTF8.self) }
         }
         return .framed(length: at, bodyLength: fields.contentLength, hit: hit)
-    }
-
-    /// The paths that take POST (GraphQL's), as the router matches them: in any case, with or
-    /// without a trailing slash.
-    private static let graphQLPaths = PublicAPIRoutes.postPaths.map { Array($0.utf8) }
-
-    /// Whether `target`'s path (before any query) is GraphQL's.
-    private static func isGraphQL(_ target: UnsafeRawBufferPointer) -> Bool {
-        var end = target.firstIndex(of: UInt8(ascii: "?")) ?? target.count
-        if end > 1, target[end - 1] == UInt8(ascii: "/") { end -= 1 }
-        return graphQLPaths.contains { path in
-            path.count == end && zip(path, target).allSatisfy { $0 == $1 | 0x20 }
-        }
     }
 
     /// The fields that decide how a request is framed and answered.

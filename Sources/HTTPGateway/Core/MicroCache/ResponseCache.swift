@@ -71,6 +71,9 @@ struct ResponseCache: Sendable {
     /// age), so counted once, many keys sent for answers since evicted would hold them uncounted.
     func alias(_ sentKey: String, to key: String, now: ContinuousClock.Instant = .now) {
         guard isEnabled, let found = entries.entry(for: key, now: now) else { return }
+        // Already held for this answer: every repeat Hummingbird's side answers (a request framed
+        // so the bytes' handler passed it on) aliases it again, and a store takes the lock twice.
+        if let held = entries.entry(for: sentKey, now: now), held.storedAt == found.storedAt { return }
         entries.store(
             found.value, for: sentKey, size: found.value.storedBytes, expires: found.expires, now: found.storedAt)
     }
@@ -177,7 +180,7 @@ struct ResponseCacheMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Paths whose concurrent identical GETs share one call: those whose answers may be kept,
     /// but GraphQL's (they vary by more than the URL, and ``GraphQLEndpoint`` keeps its own).
     static func flies(_ path: String) -> Bool {
-        mayKeep(path) && !PublicAPIRoutes.postPaths.contains(path)
+        mayKeep(path) && !PublicAPIRoutes.takesPost(path)
     }
 
     /// The kept answer for `key`, as `request` asks for it (a hit).

@@ -23,14 +23,46 @@ enum PublicAPIRoutes {
     /// Whether `path` is one of the public APIs' (not the web app's, not a private one): what
     /// any origin may read, and what the micro-cache may keep.
     static func isPublicAPI(_ path: String) -> Bool {
-        !WebApp.owns(path) && !privatePaths.contains(PublicAPIMiddleware<PublicRequestContext>.routePath(path))
+        !WebApp.owns(path) && !privatePaths.contains(routePath(path))
+    }
+
+    /// `path` as the router matches it: lowercased, without a trailing slash.
+    static func routePath(_ path: String) -> String {
+        let lowered = path.lowercased()
+        return lowered.count > 1 && lowered.hasSuffix("/") ? String(lowered.dropLast()) : lowered
+    }
+
+    /// Whether `path` takes POST (one of ``postPaths``, matched as the router matches).
+    static func takesPost(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { takesPost(target: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether the path of `target` (a request target's bytes, before any query) takes POST:
+    /// ``routePath(_:)``'s matching (any letter case, a trailing slash or not) without making a
+    /// string, for ``RawRequestHead``, which reads every request's head before NIO's decoder.
+    static func takesPost(target: UnsafeRawBufferPointer) -> Bool {
+        var end = target.firstIndex(of: UInt8(ascii: "?")) ?? target.count
+        if end > 1, target[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        // `| 0x20` lowers an ASCII letter; the paths are lowercase letters and `/` (0x2F, which it
+        // keeps), and a target holds no control byte (0x0F would read as `/`).
+        return postPathBytes.contains { path in
+            path.count == end && zip(path, target).allSatisfy { $0 == $1 | 0x20 }
+        }
+    }
+
+    private static let postPathBytes = postPaths.map { Array($0.utf8) }
+
+    /// The methods `path` answers (its `Allow`): GET and HEAD, and POST where it reads with it.
+    static func allowed(_ path: String) -> String {
+        takesPost(path) ? "GET, HEAD, POST" : "GET, HEAD"
     }
 
     /// The service whose data the answers of `path` are made of (what the micro-cache asks
     /// ``DataVersions`` about): `/api/…` and GraphQL's (the Rick and Morty API's records) the
     /// CharacterService's, `/search` the UniversityService's; nil for every other path.
     static func service(answering path: String) -> ServiceName? {
-        let route = PublicAPIMiddleware<PublicRequestContext>.routePath(path)
+        let route = routePath(path)
         if route == "/search" { return .universities }
         return route.hasPrefix("/api/") || postPaths.contains(route) ? .characters : nil
     }
@@ -44,7 +76,7 @@ enum PublicAPIRoutes {
             context: PublicRequestContext.self, options: [.autoGenerateHeadEndpoints, .caseInsensitive])
         router.add(middleware: ObservabilityMiddleware(metrics: metrics, proxies: proxies))
         router.add(middleware: LogRequestsMiddleware(.info))
-        router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes, postPaths: postPaths))
+        router.add(middleware: PublicAPIMiddleware(maxURLBytes: maxURLBytes))
         router.add(middleware: WebAppMiddleware(maxURLBytes: maxURLBytes))
         router.add(middleware: ResponseCacheMiddleware(cache: cache, hits: metrics.cacheHits))
         webApp.register(on: router)

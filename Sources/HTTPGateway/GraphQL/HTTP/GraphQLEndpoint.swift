@@ -157,7 +157,7 @@ struct GraphQLEndpoint: Sendable {
             let error = GraphQLError(message: "a mutation cannot be sent with GET")
             var refused = answer(errors: [error], status: .methodNotAllowed, contentType: contentType)
             // A 405 names what the path takes (RFC 9110 §15.5.6), as the router's own do.
-            refused.headers[.allow] = PublicAPIMiddleware<PublicRequestContext>.allowed(takesPost: true)
+            refused.headers[.allow] = PublicAPIRoutes.allowed(request.path ?? "")
             return refused
         }
         let executed = await execute(document, body, context: context)
