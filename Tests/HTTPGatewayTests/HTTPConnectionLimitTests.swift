@@ -40,7 +40,9 @@ struct HTTPConnectionLimitTests {
                         group.addTask {
                             // A request the HTTP front's deadline ends may also see its connection
                             // closed: 0, not a 503.
-                            guard let answer = try? await http.get("/api/character/\(id)") else { return (0, "") }
+                            // Not given up on before the flood's end: a slot is held until then.
+                            guard let answer = try? await http.get("/api/character/\(id)", timeout: .seconds(60))
+                            else { return (0, "") }
                             if answer.status == 503 { refusedSoFar.append(id) }
                             return (answer.status, answer.text)
                         }
@@ -82,7 +84,8 @@ struct HTTPConnectionLimitTests {
             // another address: on a loaded machine this connection's close may not have reached
             // the front yet when the stuck one connects, which its address's cap of one would
             // then refuse (a 503 and a close: no send timeout to count).
-            let full = try await http.get("/search?country=United%20States", from: "127.0.0.2")
+            // A cold fetch of 410 KB through a debug build: past 10 s on a loaded machine.
+            let full = try await http.get("/search?country=United%20States", from: "127.0.0.2", timeout: .seconds(60))
             #expect(full.status == 200)
             // 100 answers of 410 KB asked at once on one connection, none read.
             let stuck = try StuckClient(port: http.port)
@@ -113,7 +116,7 @@ struct HTTPConnectionLimitTests {
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
                 $0.sendTimeout = .milliseconds(300)
             }
-            let full = try await http.get("/search?country=United%20States")
+            let full = try await http.get("/search?country=United%20States", timeout: .seconds(60))
             let reader = try StuckClient(port: http.port)
             defer { reader.close() }
             try reader.send("GET /search?country=United%20States HTTP/1.1\r\nHost: rnm\r\nConnection: close\r\n\r\n")

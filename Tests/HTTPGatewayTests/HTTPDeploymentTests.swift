@@ -56,15 +56,15 @@ struct HTTPDeploymentTests {
         try await RnmSystem.with(settings: settings) { system in
             let http = try await RunningHTTPGateway.start(gatewaySocket: system.gatewaySocket, publicURL: "") {
                 // Long enough that the steps below fit in it on a busy machine (1.5 s did not).
-                $0.drain = .seconds(4)
+                $0.drain = .seconds(8)
             }
             #expect(try await http.get("/api/character/1").status == 200)
             let keptAlive = try StuckClient(port: http.port)
             defer { keptAlive.close() }
-            // A cold read on a slow upstream: in flight through the whole drain.
-            system.characterUpstream.latency = .seconds(9)
+            // A cold read held at the upstream: in flight through the whole drain, let go after it.
+            system.characterUpstream.fault = .hang
             let before = system.characterUpstream.requestCount
-            let slow = Task { try await http.get("/api/character/7") }
+            let slow = Task { try await http.get("/api/character/7", timeout: .seconds(60)) }
             try await waitUntil(10, "the slow read at the upstream") { system.characterUpstream.requestCount > before }
 
             let stopped = Task { await http.server.group.triggerGracefulShutdown() }
@@ -81,7 +81,8 @@ struct HTTPDeploymentTests {
             let during = try await http.get("/api/character/1")
             #expect(during.status == 200)
             // After the drain: refused at connect, while the slow read is still in flight.
-            try await waitUntil(10, "new connections refused") { (try? await http.get("/livez")) == nil }
+            try await waitUntil(20, "new connections refused") { (try? await http.get("/livez")) == nil }
+            system.characterUpstream.fault = nil
             let answer = try await slow.value
             #expect(answer.status == 200, "the read in flight finished: \(answer.status)")
             await stopped.value

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 @testable import HTTPGateway
 import Synchronization
 import TestSupport
@@ -40,10 +41,11 @@ struct RunningHTTPGateway {
 
     func get(
         _ target: String, method: String = "GET", headers: [(String, String)] = [], body: [UInt8]? = nil,
-        from source: String? = nil
+        from source: String? = nil, timeout: TimeAmount = .seconds(10)
     ) async throws -> HTTPProbeResponse {
         try await HTTPProbe.request(
-            port: port, method: .init(rawValue: method), target: target, headers: headers, body: body, from: source)
+            port: port, method: .init(rawValue: method), target: target, headers: headers, body: body,
+            timeout: timeout, from: source)
     }
 }
 

@@ -21,7 +21,10 @@ struct HTTPSeamlessTests {
             #expect(try await http.get("/api/character/1").status == 200)
             try await Task.sleep(for: .milliseconds(1100))  // past the 1 s max age: expired
             system.characterUpstream.fault = .hang
-            let first = try await http.get("/api/character/1")  // meets the black hole: waits the timeout
+            // Meets the black hole: waits the timeout.
+            let waited = ContinuousClock.now
+            let first = try await http.get("/api/character/1", timeout: .seconds(60))
+            let timedOut = ContinuousClock.now - waited
             #expect(first.status == 200 && first.header("Cache-Status")?.contains("fwd=stale") == true)
             var slowest = Duration.zero
             for _ in 0..<10 {
@@ -34,10 +37,13 @@ struct HTTPSeamlessTests {
                     "\(answer.header("Cache-Status") ?? "")")
                 #expect(answer.header("Cache-Status")?.contains("failing since") == true)
             }
-            // At once: none waits for the 5 s timeout (the figures, in a release build, are the
-            // bench's; this runs in a debug build beside the rest of the suite on two cores,
-            // where a loaded moment once took 1.9 s).
-            #expect(slowest < .milliseconds(2500), "the slowest of 10 answers after the first failure: \(slowest)")
+            // At once: none waits for the timeout, as the first did (the figures, in a release
+            // build, are the bench's; this runs in a debug build beside the rest of the suite on
+            // two cores, where a loaded moment once took 1.9 s: judged against the first's wait,
+            // measured on the same machine at the same time).
+            #expect(
+                slowest < timedOut / 2,
+                "the slowest of 10 answers after the first failure: \(slowest), the first \(timedOut)")
             system.characterUpstream.fault = nil
             try await http.server.stop()
         }
@@ -56,8 +62,9 @@ struct HTTPSeamlessTests {
             let query = "{ character(id: 51) { name } }"
             _ = try await http.get("/api/character/51,52")
             try await Task.sleep(for: .milliseconds(1100))  // past the 1 s max age: expired (time, not luck)
-            // The background refresh takes 3 s: every read below is answered while it runs.
-            system.characterUpstream.latency = .seconds(3)
+            // The background refresh is held at the upstream: every read below is answered while
+            // it runs, however long they take on a busy machine.
+            system.characterUpstream.fault = .hang
             for _ in 0..<2 {
                 for target in ["/api/character/51", "/api/character/51,52"] {
                     let answer = try await http.get(target)
@@ -71,7 +78,7 @@ struct HTTPSeamlessTests {
                     "\(graphQL.response.header("Cache-Status") ?? "none")")
                 #expect(graphQL.rnm?["revalidating"] as? Bool == true, "\(graphQL.rnm ?? [:])")
             }
-            system.characterUpstream.latency = .zero
+            system.characterUpstream.fault = nil
             try await http.server.stop()
         }
     }

@@ -68,13 +68,29 @@ extension MicroCacheFastPathTests {
                 try Exposition(try await http.get("/metrics").text).total("rnm_rpc_requests_total", labels)
             }
             /// 50 reads of `target` at once: their statuses and bodies, and the Gateway calls made.
-            func burst(_ target: String) async throws -> (statuses: Set<Int>, bodies: Int, calls: Double) {
+            /// With `held`, the upstream is held until all 50 are connected to the front, then
+            /// answers with `fault` (a fetch and an error are not kept: a read that came after the
+            /// first's call ended would make a call of its own).
+            func burst(
+                _ target: String, held: Bool = false, then fault: UpstreamFault? = nil
+            ) async throws -> (
+                statuses: Set<Int>, bodies: Int, calls: Double
+            ) {
                 let before = try await gatewayCalls()
+                if held { system.characterUpstream.fault = .hang }
                 let answers = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
                     for _ in 0..<50 {
                         group.addTask {
-                            let a = try await http.get(target); return (a.status, a.body)
+                            let a = try await http.get(target, timeout: .seconds(60)); return (a.status, a.body)
                         }
+                    }
+                    if held {
+                        // The 50, and the scrape's own connection.
+                        try await waitUntil(30, "the 50 reads connected") {
+                            guard let metrics = try? await http.get("/metrics") else { return false }
+                            return ((try? Exposition(metrics.text).total("rnm_http_connections")) ?? 0) >= 51
+                        }
+                        system.characterUpstream.fault = fault
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
@@ -86,14 +102,12 @@ extension MicroCacheFastPathTests {
             let kept = try await burst("/api/character/3")
             #expect(kept.statuses == [200] && kept.bodies == 1 && kept.calls == 1, "\(kept)")
             // In neither cache: fetched by the first (not kept), shared with the others. The fetch
-            // outlasts the burst's arrival: on two cores beside seven other suites, 50 connections
+            // is held until all have come: on two cores beside seven other suites, 50 connections
             // once took longer than a 300 ms fetch, and the last ones made a second call.
-            system.characterUpstream.latency = .seconds(2)
-            let cold = try await burst("/api/character/4")
+            let cold = try await burst("/api/character/4", held: true)
             #expect(cold.statuses == [200] && cold.bodies == 1 && cold.calls == 1, "\(cold)")
             // The upstream down: the first's error, shared (not 50 waits for the upstream).
-            system.characterUpstream.fault = .down
-            let failed = try await burst("/api/character/5")
+            let failed = try await burst("/api/character/5", held: true, then: .down)
             #expect(failed.statuses == [502] && failed.calls == 1, "\(failed)")
             try await http.server.stop()
         }

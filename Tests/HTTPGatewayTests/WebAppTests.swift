@@ -204,8 +204,11 @@ struct WebAppTests {
                 body: Array("csrf=\(token)&status=dead&page=2".utf8))
             #expect(refreshed.status == 303 && refreshed.header("location") == "/app/characters?status=dead&page=2")
             #expect(system.characterUpstream.requestCount > asked, "a refresh asks the upstream")
-            // 20 ms an upstream request: the sync (31 pages, 493 avatars, 4 at a time) runs for
-            // seconds, so the second start below surely comes while it runs.
+            // The sync held at the upstream until the second start below has been refused: it
+            // surely comes while the first runs, however slow the machine.
+            system.characterUpstream.fault = .hang
+            // Then 20 ms an upstream request (31 pages, 493 avatars, 4 at a time): seconds, in
+            // which its progress is seen to move.
             system.characterUpstream.latency = .milliseconds(20)
             let started = try await http.get(
                 "/app/offline/sync", method: "POST", headers: headers + [("Accept", "application/json")],
@@ -215,6 +218,7 @@ struct WebAppTests {
                 "/app/offline/sync", method: "POST", headers: headers + [("Accept", "application/json")],
                 body: Array("csrf=\(token)".utf8))
             #expect(again.status == 409, "a second start while one runs is refused: \(again.status) \(again.text)")
+            system.characterUpstream.fault = nil
             let seen = Mutex<Set<Int>>([])
             try await waitUntil(120, "the sync finishes") {
                 guard let state = try? await http.get("/app/offline/progress"),

@@ -48,7 +48,8 @@ struct ClientTests {
         } catch let error as RPCError {
             #expect(error.code == .timeout)
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // Two 200 ms timeouts against calls that never end: far within 10 s, even on a busy machine.
+        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(try await client.call(sleepMethod, .init(ms: 0, value: 1)).value == 1)
         await client.close()
         await server.cancel()
@@ -151,7 +152,7 @@ struct ClientTests {
             for try await error in group { errors.append(error) }
             return errors
         }
-        #expect(ContinuousClock.now - started < .seconds(2), "pending requests must not wait for their 30 s deadline")
+        #expect(ContinuousClock.now - started < .seconds(15), "pending requests must not wait for their 30 s deadline")
         #expect(failures.count == 20)
         #expect(failures.allSatisfy { $0?.code == .serviceUnavailable && $0?.service == "dying" })
         await #expect(throws: RPCError.self) { try await client.call(sleepMethod, .init(ms: 0, value: 0)) }

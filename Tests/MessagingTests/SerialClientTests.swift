@@ -45,7 +45,8 @@ struct SerialClientTests {
             } catch let error as RPCError {
                 #expect(error.code == .timeout && error.message == "test did not answer within 200 ms")
             }
-            #expect(ContinuousClock.now - started < .seconds(2))
+            // A 200 ms timeout against a call that never ends: far within 10 s on a busy machine.
+            #expect(ContinuousClock.now - started < .seconds(10))
             #expect(try await client.call(sleepMethod, .init(ms: 0, value: 7)).value == 7)
             client.close()
             await server.cancel()
@@ -58,9 +59,10 @@ struct SerialClientTests {
             let server = try await RunningServer.start(handler: TestHandler())
             let client = try SerialRPCClient.connect(socketPath: server.socketPath, service: "test")
             let seen = Recorder<ProgressUpdate>()
-            // Five steps 300 ms apart: 1.5 s in all, under a deadline of 1 s.
+            // Five steps 1 s apart: 5 s in all, under a deadline of 3 s (each step's 2 s of room is
+            // for a busy machine: 0.7 s was not always enough).
             let result = try await client.call(
-                RPCMethod<SleepParams, ValueResult>("slow-progress"), .init(ms: 300, value: 5), timeout: .seconds(1)
+                RPCMethod<SleepParams, ValueResult>("slow-progress"), .init(ms: 1000, value: 5), timeout: .seconds(3)
             ) { seen.append($0) }
             #expect(result.value == 5)
             #expect(seen.values.map(\.done) == [1, 2, 3, 4, 5])

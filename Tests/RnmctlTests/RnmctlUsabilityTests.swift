@@ -55,12 +55,13 @@ struct RnmctlUsabilityTests {
                     output.stderr.contains("--timeout") && output.stderr.count < 500,
                     "--timeout \(bad): \(output.stderr)")
             }
-            // Each upstream request takes 400 ms; the whole sync takes several seconds: a 1.5 s
-            // timeout holds only because every progress notification restarts it. (A first sync
+            // Each upstream request takes 1 s; the whole sync takes several seconds: a 3 s timeout
+            // holds only because every progress notification restarts it (2 s of room a step for
+            // a busy machine). (A first sync
             // fetches the avatars, which a second one does not fetch again.)
             #expect(try await system.rnmctl("characters", "sync").status == 0)
-            system.characterUpstream.latency = .milliseconds(400)
-            let sync = try await system.rnmctl("characters", "sync", "--timeout", "1.5")
+            system.characterUpstream.latency = .seconds(1)
+            let sync = try await system.rnmctl("characters", "sync", "--timeout", "3")
             #expect(sync.status == 0, "\(sync.stderr.suffix(300))")
             #expect(sync.stdout.contains("synced 493 characters"))
         }

@@ -145,7 +145,7 @@ public struct RunningServer: Sendable {
     public func stop() async throws {
         await group.triggerGracefulShutdown()
         let task = self.task
-        try await within(5, "server stop") { try await task.value }
+        try await within(20, "server stop") { try await task.value }
     }
 
     /// Stops the server at once, cancelling requests in flight.

@@ -65,7 +65,9 @@ public enum UpstreamFault: Sendable, Equatable {
     /// Answer this HTTP status with an HTML error page (5xx, 429, ...).
     case status(Int)
     /// Accept the request and never answer, as a black hole does (a dead network, a firewall
-    /// that drops packets); when the fault ends, the requests held are answered, as a network
+    /// that drops packets); when the fault ends, the requests held are answered as the upstream
+    /// then is (normally, or with the fault that follows: a burst held, then failed together), as
+    /// a network
     /// that comes back delivers what was sent.
     case hang
     /// 429 with `Retry-After: <seconds>` (a rate limit).
@@ -97,8 +99,8 @@ public final class TestUpstream: Sendable {
         var notModified = 0
         /// Whether answers carry an ETag and conditional requests are honoured.
         var etags = true
-        /// Requests held by a black hole, answered when it ends.
-        var held: [@Sendable () -> Void] = []
+        /// Requests held by a black hole, answered when it ends (with the fault then in force).
+        var held: [@Sendable (UpstreamFault?) -> Void] = []
     }
 
     private let box: Box
@@ -143,13 +145,13 @@ public final class TestUpstream: Sendable {
     public var fault: UpstreamFault? {
         get { state.withLock { $0.fault } }
         set {
-            let held = state.withLock { state -> [@Sendable () -> Void] in
+            let held = state.withLock { state -> [@Sendable (UpstreamFault?) -> Void] in
                 state.fault = newValue
                 guard newValue != .hang else { return [] }
                 defer { state.held.removeAll() }
                 return state.held
             }
-            for answer in held { answer() }
+            for answer in held { answer(newValue) }
         }
     }
 
@@ -164,7 +166,7 @@ public final class TestUpstream: Sendable {
     public var notModifiedCount: Int { state.withLock { $0.notModified } }
 
     /// Holds a request in the black hole; false when the fault ended meanwhile (answer now).
-    fileprivate func hold(_ answer: @escaping @Sendable () -> Void) -> Bool {
+    fileprivate func hold(_ answer: @escaping @Sendable (UpstreamFault?) -> Void) -> Bool {
         state.withLock { state in
             guard state.fault == .hang else { return false }
             state.held.append(answer)
@@ -239,15 +241,15 @@ private final class UpstreamHandler: ChannelInboundHandler {
                 // Held until the black hole ends, then answered like any other request.
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 let eventLoop = context.eventLoop
-                let answer: @Sendable () -> Void = {
+                let answer: @Sendable (UpstreamFault?) -> Void = { fault in
                     eventLoop.execute {
                         let (handler, context) = loopBound.value
                         handler.respond(
-                            context: context, fault: nil, response: response, keepAlive: keepAlive,
+                            context: context, fault: fault, response: response, keepAlive: keepAlive,
                             ifNoneMatch: request.ifNoneMatch)
                     }
                 }
-                if !upstream.hold(answer) { answer() }
+                if !upstream.hold(answer) { answer(upstream.fault) }
                 return
             }
             if latency == .zero {

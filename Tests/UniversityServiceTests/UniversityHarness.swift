@@ -38,11 +38,11 @@ struct UniversityHarness {
     }
 
     func list(_ country: String? = nil, name: String? = nil) async throws -> Fresh<UniversityList> {
-        try await client.call(RPCMethods.universitiesList, .init(country: country, name: name), timeout: .seconds(10))
+        try await client.call(RPCMethods.universitiesList, .init(country: country, name: name), timeout: .seconds(30))
     }
 
     func get(_ name: String, country: String? = nil) async throws -> Fresh<UniversityDetail> {
-        try await client.call(RPCMethods.universitiesGet, .init(name: name, country: country), timeout: .seconds(10))
+        try await client.call(RPCMethods.universitiesGet, .init(name: name, country: country), timeout: .seconds(30))
     }
 
     func refresh(_ country: String? = nil) async throws -> Fresh<UniversityList> {
