@@ -66,9 +66,8 @@ public enum UpstreamFault: Sendable, Equatable {
     case status(Int)
     /// Accept the request and never answer, as a black hole does (a dead network, a firewall
     /// that drops packets); when the fault ends, the requests held are answered as the upstream
-    /// then is (normally, or with the fault that follows: a burst held, then failed together), as
-    /// a network
-    /// that comes back delivers what was sent.
+    /// then is: normally, as a network that comes back delivers what was sent, or with the fault
+    /// that follows (a burst held, then failed together).
     case hang
     /// 429 with `Retry-After: <seconds>` (a rate limit).
     case throttle(seconds: Int)
@@ -238,7 +237,7 @@ private final class UpstreamHandler: ChannelInboundHandler {
             let (fault, response, latency) = upstream.handle(request)
             let keepAlive = head.isKeepAlive
             if fault == .hang {
-                // Held until the black hole ends, then answered like any other request.
+                // Held until the black hole ends, then answered as the upstream then is.
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 let eventLoop = context.eventLoop
                 let answer: @Sendable (UpstreamFault?) -> Void = { fault in

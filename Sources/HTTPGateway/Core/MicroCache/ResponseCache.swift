@@ -71,9 +71,6 @@ struct ResponseCache: Sendable {
     /// age), so counted once, many keys sent for answers since evicted would hold them uncounted.
     func alias(_ sentKey: String, to key: String, now: ContinuousClock.Instant = .now) {
         guard isEnabled, let found = entries.entry(for: key, now: now) else { return }
-        // Already held for this answer: every repeat Hummingbird's side answers (a request framed
-        // so the bytes' handler passed it on) aliases it again, and a store takes the lock twice.
-        if let held = entries.entry(for: sentKey, now: now), held.storedAt == found.storedAt { return }
         entries.store(
             found.value, for: sentKey, size: found.value.storedBytes, expires: found.expires, now: found.storedAt)
     }
