@@ -22,6 +22,9 @@ public struct GatewayCommand: AsyncParsableCommand {
     @Option(name: Setting.requestTimeoutMilliseconds.flagName, help: Setting.requestTimeoutMilliseconds.help)
     var requestTimeout: Int?
 
+    @Option(name: Setting.healthTimeoutMilliseconds.flagName, help: Setting.healthTimeoutMilliseconds.help)
+    var healthTimeout: Int?
+
     @Option(name: Setting.maxInFlight.flagName, help: Setting.maxInFlight.help)
     var maxInFlight: Int?
 
@@ -38,6 +41,7 @@ public struct GatewayCommand: AsyncParsableCommand {
             universitiesSocketPath: Setting.universitiesSocket.resolve(
                 universitiesSocket, default: DefaultPaths.socket(for: .universities)),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout)),
+            healthTimeout: .milliseconds(try Setting.healthTimeoutMilliseconds.resolveInteger(healthTimeout)),
             maxInFlight: try Setting.maxInFlight.resolveInteger(maxInFlight),
             limits: try common.resolvedServerLimits(in: .gateway),
             instruments: try common.makeInstruments()

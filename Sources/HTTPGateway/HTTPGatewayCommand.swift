@@ -25,6 +25,9 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     @Option(name: Setting.requestTimeoutMilliseconds.flagName, help: Setting.requestTimeoutMilliseconds.help)
     var requestTimeout: Int?
 
+    @Option(name: Setting.healthTimeoutMilliseconds.flagName, help: Setting.healthTimeoutMilliseconds.help)
+    var healthTimeout: Int?
+
     @Option(name: Setting.httpMaxURLBytes.flagName, help: Setting.httpMaxURLBytes.help)
     var maxURLBytes: Int?
 
@@ -85,6 +88,7 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             publicURL: Setting.publicURL.resolve(publicURL, default: Self.publicURL(host: host, port: port)),
             gatewaySocketPath: DefaultPaths.gatewaySocket(flag: gatewaySocket),
             requestTimeout: .milliseconds(try Setting.requestTimeoutMilliseconds.resolveInteger(requestTimeout)),
+            healthTimeout: .milliseconds(try Setting.healthTimeoutMilliseconds.resolveInteger(healthTimeout)),
             maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(maxURLBytes),
             maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(maxHeaderBytes),
             idleTimeout: .milliseconds(try Setting.httpIdleTimeoutMilliseconds.resolveInteger(idleTimeout)),

@@ -28,6 +28,7 @@ public enum Defaults {
     }
     public static var replyCacheBytes: Int { Setting.replyCacheBytes.integerDefault() }
     public static var requestTimeoutMilliseconds: Int { Setting.requestTimeoutMilliseconds.integerDefault() }
+    public static var healthTimeoutMilliseconds: Int { Setting.healthTimeoutMilliseconds.integerDefault() }
     public static var frameTimeoutMilliseconds: Int { Setting.frameTimeoutMilliseconds.integerDefault() }
     public static var unreadTimeoutMilliseconds: Int { Setting.unreadTimeoutMilliseconds.integerDefault() }
     public static var httpAddress: String { Setting.httpAddress.textDefault }

@@ -22,6 +22,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case charactersMaxAge = "RNM_CHARACTERS_MAX_AGE"
     case universitiesMaxAge = "RNM_UNIVERSITIES_MAX_AGE"
     case requestTimeoutMilliseconds = "RNM_REQUEST_TIMEOUT_MS"
+    case healthTimeoutMilliseconds = "RNM_HEALTH_TIMEOUT_MS"
     case maxFrameBytes = "RNM_MAX_FRAME_BYTES"
     case logLevel = "RNM_LOG_LEVEL"
     case logFormat = "RNM_LOG_FORMAT"

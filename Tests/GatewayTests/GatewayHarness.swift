@@ -12,6 +12,8 @@ struct BackendHandler: RPCHandler {
     let name: String
     /// Records the method of each request as it starts (and of a health call as it ends too).
     var started: Recorder<String>? = nil
+    /// Its health call never answers (a service that hangs).
+    var healthHangs = false
 
     struct Slow: Codable { var ms: Int; var steps: Int? }
 
@@ -19,6 +21,7 @@ struct BackendHandler: RPCHandler {
         let method = request.method
         started?.append(method)
         if method.hasSuffix(".health") {
+            if healthHangs { try await Task.sleep(for: .seconds(3600)) }
             defer { started?.append(method + " done") }
             return .result(
                 try JSONCoding.encode(
@@ -61,6 +64,7 @@ struct GatewayHarness {
 
     static func start(
         backends: Bool = true, started: Recorder<String>? = nil, requestTimeout: Duration = .seconds(15),
+        healthTimeout: Duration = .seconds(30), charactersHealthHangs: Bool = false,
         maxInFlightPerConnection: Int = 256, maxInFlight: Int = 4096,
         directory: String = temporaryDirectory()
     ) async throws -> GatewayHarness {
@@ -68,7 +72,8 @@ struct GatewayHarness {
         var universities: RunningServer?
         if backends {
             characters = try await RunningServer.start(
-                handler: BackendHandler(name: "characters", started: started), directory: directory,
+                handler: BackendHandler(name: "characters", started: started, healthHangs: charactersHealthHangs),
+                directory: directory,
                 name: "characters.sock")
             universities = try await RunningServer.start(
                 handler: BackendHandler(name: "universities"), directory: directory, name: "universities.sock")
@@ -78,6 +83,7 @@ struct GatewayHarness {
             charactersSocketPath: directory + "/characters.sock",
             universitiesSocketPath: directory + "/universities.sock",
             requestTimeout: requestTimeout,
+            healthTimeout: healthTimeout,
             maxInFlight: maxInFlight,
             limits: ServerLimits(maxInFlightPerConnection: maxInFlightPerConnection)
         )

@@ -177,6 +177,23 @@ struct GatewayRoutingTests {
         try await harness.stop()
     }
 
+    @Test(
+        "a service whose health hangs is reported down after RNM_HEALTH_TIMEOUT_MS; gateway.health answers, the rest up"
+    )
+    func healthOfAHungService() async throws {
+        // The harness's own health timeout is 30 s (a busy machine's probes stay "up"); this one
+        // is short, as a health check calling gateway.health needs it under its own deadline.
+        let harness = try await GatewayHarness.start(healthTimeout: .milliseconds(300), charactersHealthHangs: true)
+        let client = try await harness.connect()
+        let health = try await client.call(RPCMethods.gatewayHealth, NoParams(), timeout: .seconds(30))
+        #expect(health.status == "degraded")
+        #expect(health.services["characters"]?.status == "down")
+        #expect(health.services["characters"]?.lastError?.contains("within 300 ms") == true, "\(health.services)")
+        #expect(health.services["universities"]?.status == "up")
+        await client.close()
+        try await harness.stop()
+    }
+
     @Test("2,000 gateway.health at once: all answered ok from shared probes, one probe of a service at a time")
     func healthFlood() async throws {
         let started = Recorder<String>()

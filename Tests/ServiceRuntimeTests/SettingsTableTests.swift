@@ -57,6 +57,29 @@ struct SettingsTableTests {
             named == [Setting.httpAddress.rawValue, Setting.favoritesURL.rawValue], "compose names \(named.sorted())")
     }
 
+    @Test(
+        """
+        docker-compose.yml's health checks give rnmctl time to answer, and the Gateway's more than \
+        RNM_HEALTH_TIMEOUT_MS: a service that hangs is reported down, not the Gateway unhealthy
+        """
+    )
+    func composeHealthDeadlines() throws {
+        let lines = try Self.document("docker-compose.yml").map { $0.trimmingCharacters(in: .whitespaces) }
+        var checked = 0
+        for (index, line) in lines.enumerated() where line.hasPrefix("test: [\"CMD\", \"rnmctl\"") {
+            let words = line.split(separator: "\"").map(String.init)
+            let given = try #require(words.firstIndex(of: "--timeout").flatMap { Double(words[$0 + 2]) }, "\(line)")
+            let limit = try #require(lines[index...].first { $0.hasPrefix("timeout: ") }, "\(line)")
+            let seconds = try #require(Double(limit.dropFirst("timeout: ".count).dropLast()), "\(limit)")
+            #expect(seconds > given, "compose stops \(line) before rnmctl can say why")
+            if line.contains("gateway.health") {
+                #expect(given * 1000 >= Double(Defaults.healthTimeoutMilliseconds + 500), "\(line)")
+            }
+            checked += 1
+        }
+        #expect(checked == 3, "the three rnmctl health checks")
+    }
+
     /// `RNM_X=value` or `# RNM_X=value` lines of a settings file: a name a person can find (and
     /// uncomment), with its value.
     static func settingLines(_ path: String) throws -> [(name: String, value: String, commented: Bool)] {

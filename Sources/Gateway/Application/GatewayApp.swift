@@ -17,6 +17,8 @@ struct GatewayConfiguration: Sendable {
     var universitiesSocketPath: String
     /// Deadline of one request (restarted by progress notifications).
     var requestTimeout: Duration = .milliseconds(Defaults.requestTimeoutMilliseconds)
+    /// How long `gateway.health` waits for each service's health (`RNM_HEALTH_TIMEOUT_MS`).
+    var healthTimeout: Duration = .milliseconds(Defaults.healthTimeoutMilliseconds)
     /// Requests in flight over all clients (at most a service's per-connection limit).
     var maxInFlight: Int = Defaults.gatewayMaxInFlight
     /// Limits per client connection; a connection's requests in flight are its fair share of
@@ -43,7 +45,7 @@ enum GatewayApp {
                 maxFrameBytes: configuration.limits.maxFrameBytes, logger: logger),
         ]
         let handler = GatewayHandler(
-            links: links, requestTimeout: configuration.requestTimeout,
+            links: links, requestTimeout: configuration.requestTimeout, healthTimeout: configuration.healthTimeout,
             maxInFlight: configuration.maxInFlight, instruments: configuration.instruments)
         // Its clients are anyone: replies a client leaves unread past its buffer are dropped.
         let server = RPCServer(

@@ -18,6 +18,8 @@ import Telemetry
 final class GatewayHandler: RPCHandler {
     private let links: [ServiceName: ServiceLink]
     private let requestTimeout: Duration
+    /// How long a service's health is waited for before it is reported down.
+    private let healthTimeout: Duration
     private let maxInFlight: Int
     private let inFlight = Atomic<Int>(0)
     /// `gateway.health` calls being answered: within the in-flight limit too, though not
@@ -32,11 +34,15 @@ final class GatewayHandler: RPCHandler {
     /// Requests refused for the Gateway's own limit (`RNM_MAX_IN_FLIGHT`).
     private let refusedInFlight: Counter
 
-    init(links: [ServiceLink], requestTimeout: Duration, maxInFlight: Int, instruments: Instruments = .disabled) {
+    init(
+        links: [ServiceLink], requestTimeout: Duration, healthTimeout: Duration, maxInFlight: Int,
+        instruments: Instruments = .disabled
+    ) {
         self.instruments = instruments
         refusedInFlight = RnmMetrics.refused.counter("RNM_MAX_IN_FLIGHT", in: instruments)
         self.links = Dictionary(uniqueKeysWithValues: links.map { ($0.service, $0) })
         self.requestTimeout = requestTimeout
+        self.healthTimeout = healthTimeout
         self.maxInFlight = maxInFlight
     }
 
@@ -204,12 +210,13 @@ final class GatewayHandler: RPCHandler {
     /// Each service's state: one probe for all callers in flight.
     private func serviceStates() async -> [String: GatewayHealth.ServiceState] {
         let links = self.links
+        let timeout = healthTimeout
         let task = probing.withLock { current in
             if let current { return current }
             let task = Task {
                 await withTaskGroup(of: (String, GatewayHealth.ServiceState).self) { group in
                     for link in links.values {
-                        group.addTask { (link.service.rawValue, await Self.probe(link)) }
+                        group.addTask { (link.service.rawValue, await Self.probe(link, timeout: timeout)) }
                     }
                     return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
                 }
@@ -222,13 +229,13 @@ final class GatewayHandler: RPCHandler {
         return states
     }
 
-    private static func probe(_ link: ServiceLink) async -> GatewayHealth.ServiceState {
+    private static func probe(_ link: ServiceLink, timeout: Duration) async -> GatewayHealth.ServiceState {
         let started = ContinuousClock.now
         do {
             guard let method = RPCMethods.health(of: link.service) else {
                 throw RPCError(.methodNotFound, "no health method", service: link.service)
             }
-            _ = try await link.client().call(method, NoParams(), timeout: .seconds(2))
+            _ = try await link.client().call(method, NoParams(), timeout: timeout)
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             return .init(status: "up", latencyMs: (milliseconds * 1000).rounded() / 1000, lastError: nil)

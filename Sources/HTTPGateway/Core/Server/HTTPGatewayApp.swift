@@ -18,6 +18,9 @@ struct HTTPGatewayConfiguration: Sendable {
     var gatewaySocketPath: String
     /// Deadline of one call to the Gateway.
     var requestTimeout: Duration = .milliseconds(Defaults.requestTimeoutMilliseconds)
+    /// How long the Gateway waits for a service's health (`RNM_HEALTH_TIMEOUT_MS`): `/readyz`
+    /// waits a little longer for its answer.
+    var healthTimeout: Duration = .milliseconds(Defaults.healthTimeoutMilliseconds)
     var maxURLBytes: Int = Defaults.httpMaxURLBytes
     var maxHeaderBytes: Int = Defaults.httpMaxHeaderBytes
     var idleTimeout: Duration = .milliseconds(Defaults.httpIdleTimeoutMilliseconds)
@@ -113,7 +116,7 @@ enum HTTPGatewayApp {
         let workers = GraphQLWorkers()
         let httpMetrics = HTTPMetrics(instruments: instruments)
         let drain = Drain()
-        let probes = Probes(reader: reader, drain: drain)
+        let probes = Probes(reader: reader, drain: drain, healthTimeout: configuration.healthTimeout)
         let scrape = SharedScrape {
             await MetricsScrape.collect(own: [.init(process: "http", exposition: instruments.exposition())]) {
                 try await reader.call($0, NoParams())

@@ -7,9 +7,17 @@ import RnmAPI
 struct Probes: Sendable {
     let reader: GatewayReader
     let drain: Drain
-    /// A probe waits at most this long for the Gateway (the Gateway asks each service within
-    /// 2 s): under the manifests' probe timeout of 3 s, so the kubelet reads the reason.
-    static let deadline: Duration = .milliseconds(2500)
+    /// How long a probe waits for the Gateway: its health timeout (`RNM_HEALTH_TIMEOUT_MS`, as
+    /// long as the Gateway waits for each service) and half a second, so that a service that
+    /// does not answer is named in the reason; under the manifests' probe timeout (3 s with the
+    /// default, held by scripts/kube-check), so that the kubelet reads it.
+    let deadline: Duration
+
+    init(reader: GatewayReader, drain: Drain, healthTimeout: Duration) {
+        self.reader = reader
+        self.drain = drain
+        deadline = healthTimeout + .milliseconds(500)
+    }
 
     /// `GET /livez`: the process answers HTTP. Nothing behind it is asked: a Gateway away must
     /// not have the front restarted (it comes back by itself, ``ServiceLink``).
@@ -26,7 +34,7 @@ struct Probes: Sendable {
         }
         let health: GatewayHealth
         do {
-            let reader = GatewayReader(gateway: reader.gateway, timeout: Self.deadline, slots: reader.slots)
+            let reader = GatewayReader(gateway: reader.gateway, timeout: deadline, slots: reader.slots)
             health = try await reader.call(RPCMethods.gatewayHealth, NoParams())
         } catch {
             let (message, _, _) = PublicResponse.describe(error)
