@@ -102,8 +102,10 @@ struct PostgresFavoritesTests {
         let url = try PostgresURL("postgresql://rnm:s3cret%40word@db.example:6543/favs?sslmode=disable")
         #expect(url.redacted == "postgresql://rnm@db.example:6543/favs")
         #expect(url.configuration.password == "s3cret@word" && url.configuration.port == 6543)
+        let dead = try ReservedPort()
+        defer { dead.release() }
         let harness = try await CharacterHarness.start(
-            settings: CharacterSettings(favoritesURL: "postgres://rnm:s3cret-word@127.0.0.1:\(try freePort())/rnm"))
+            settings: CharacterSettings(favoritesURL: "postgres://rnm:s3cret-word@127.0.0.1:\(dead.port)/rnm"))
         #expect(try await harness.call(RPCMethods.charactersGet, .init(id: 1)).character.id == 1)
         let error = await harness.error { try await harness.call(RPCMethods.favoritesAdd, .init(id: 1)) }
         #expect(error?.code == .storageUnavailable)

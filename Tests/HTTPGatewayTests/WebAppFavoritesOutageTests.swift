@@ -8,7 +8,9 @@ struct WebAppFavoritesOutageTests {
     @Test("a character's page is served without its favorite button; the favorites page says why, with a 503")
     func outage() async throws {
         // A port nothing listens on: the database is down from the start.
-        let url = "postgres://rnm:s3cret-word@127.0.0.1:\(try freePort())/rnm?sslmode=disable"
+        let dead = try ReservedPort()
+        defer { dead.release() }
+        let url = "postgres://rnm:s3cret-word@127.0.0.1:\(dead.port)/rnm?sslmode=disable"
         try await RnmSystem.with(settings: ["RNM_FAVORITES_URL": url, "RNM_CHARACTERS_MAX_AGE": "600"]) { system in
             let http = try await RunningHTTPGateway.start(
                 gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test")

@@ -172,9 +172,11 @@ struct RnmctlUsabilityTests {
     )
     func firstHourWording() async throws {
         // Nothing listens at either upstream's address: a stopped upstream, as a user meets it.
+        let dead = (try ReservedPort(), try ReservedPort())
+        defer { [dead.0, dead.1].forEach { $0.release() } }
         let settings = [
-            "RNM_UPSTREAM_TIMEOUT_MS": "2000", "RNM_RICKANDMORTY_URL": "http://127.0.0.1:\(try freePort())/api",
-            "RNM_UNIVERSITIES_URL": "http://127.0.0.1:\(try freePort())",
+            "RNM_UPSTREAM_TIMEOUT_MS": "2000", "RNM_RICKANDMORTY_URL": "http://127.0.0.1:\(dead.0.port)/api",
+            "RNM_UNIVERSITIES_URL": "http://127.0.0.1:\(dead.1.port)",
         ]
         try await RnmSystem.with(settings: settings) { system in
             let show = try await system.rnmctl("universities", "show", "Khalifa University")

@@ -22,10 +22,7 @@ extension FaultSuite {
                 "RNM_CHARACTERS_MAX_AGE": "600", "RNM_HTTP_IDLE_TIMEOUT_MS": minutes,
                 "RNM_HTTP_SEND_TIMEOUT_MS": minutes, "RNM_REQUEST_TIMEOUT_MS": minutes,
             ]) { system in
-                let port = try freePort()
-                var environment = system.environment
-                environment["RNM_HTTP_ADDRESS"] = "127.0.0.1:\(port)"
-                let http = try ChildProcess("HTTPGateway", environment: environment)
+                let (http, port) = try await system.launchHTTP()
                 defer { http.kill(SIGTERM) }
                 // Kept by the micro-cache once rnm's cache answered it (a fetch is not kept).
                 try await waitUntil(30, "the micro-cache holds the burst's record") {

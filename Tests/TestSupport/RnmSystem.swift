@@ -146,19 +146,35 @@ public final class RnmSystem: Sendable {
         }
     }
 
-    /// Starts an HTTP front on a free port against this system's Gateway (its log at
-    /// ``logPath(_:)`` of `http`) and waits until it answers; returns it and its port.
+    /// Starts an HTTP front against this system's Gateway (its log at ``logPath(_:)`` of `http`)
+    /// and waits until it answers; returns it and its port. It listens on a port of its own
+    /// choosing (`127.0.0.1:0`), read from its "listening" line (logged at info): a port chosen
+    /// here and handed to it could be another test's by the time it binds, and another front's
+    /// answer taken for its own.
     public func launchHTTP(settings: [String: String] = [:]) async throws -> (process: ChildProcess, port: Int) {
-        let port = try freePort()
         let http = try ChildProcess(
             "HTTPGateway",
-            environment: environment.merging(["RNM_HTTP_ADDRESS": "127.0.0.1:\(port)"]) { $1 }
-                .merging(settings) { $1 },
+            environment: environment.merging(["RNM_HTTP_ADDRESS": "127.0.0.1:0"]) { $1 }.merging(settings) { $1 },
             logPath: logPath("http"))
+        try await waitUntil(30, "the HTTP front says where it listens (\(logPath("http")))") {
+            self.listeningPort() != nil || !http.isRunning
+        }
+        guard let port = listeningPort() else {
+            throw ChildProcessError(message: "the HTTP front exited: \(log("http"))")
+        }
         try await waitUntil(10, "the HTTP front answers") {
             (try? await HTTPProbe.request(port: port, target: "/api"))?.status == 200
         }
         return (http, port)
+    }
+
+    /// The port in the HTTP front's "listening" line, once it is logged (its public URL in the
+    /// same line says the port it was given, 0).
+    private func listeningPort() -> Int? {
+        let line = log("http").split(separator: "\n").first {
+            $0.contains("listening") && !$0.contains("metrics listening")
+        }
+        return line.flatMap { try? /127\.0\.0\.1:([1-9][0-9]*)/.firstMatch(in: $0) }.flatMap { Int($0.output.1) }
     }
 
     /// Sends `signal` to `role` (SIGKILL by default: a crash).
@@ -204,21 +220,4 @@ public final class RnmSystem: Sendable {
         await characterUpstream.stop()
         await universityUpstream.stop()
     }
-}
-
-/// A TCP port nothing listens on now (bound, then closed).
-public func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0
-        }
-    }
-    guard bound else { throw ChildProcessError(message: "no free port: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -17,7 +17,11 @@ public final class TCPProxy: Sendable {
 
     /// A relay to `host:port`, listening.
     public static func start(to host: String, port: Int) async throws -> TCPProxy {
-        let proxy = TCPProxy(port: try freePort(), target: (host, port))
+        // Held until the listener binds it: the window another test's bind could take it in is
+        // the release and the bind, not the whole start.
+        let reserved = try ReservedPort()
+        let proxy = TCPProxy(port: reserved.port, target: (host, port))
+        reserved.release()
         try await proxy.up()
         return proxy
     }
