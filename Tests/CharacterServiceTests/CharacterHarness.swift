@@ -20,6 +20,7 @@ struct CharacterHarness {
     static func start(
         maxAge: Int = 600, upstream existing: (TestUpstream, RickAndMortyFixtures)? = nil,
         databasePath: String? = nil, upstreamMaxConnections: Int = Defaults.upstreamMaxConnections,
+        upstreamTimeoutMilliseconds: Int = 5000,  // wide: the whole suite starts at once on two cores
         settings: CharacterSettings = CharacterSettings(), logger: Logger = testLogger()
     ) async throws -> CharacterHarness {
         bypassProxies()
@@ -30,7 +31,7 @@ struct CharacterHarness {
             socketPath: directory + "/characters.sock",
             databasePath: databasePath ?? directory + "/characters.sqlite",
             upstreamURL: upstream.baseURL + "/api",
-            upstreamTimeoutMilliseconds: 5000,  // wide: the whole suite starts at once on two cores
+            upstreamTimeoutMilliseconds: upstreamTimeoutMilliseconds,
             maxAgeSeconds: maxAge,
             upstreamMaxConnections: upstreamMaxConnections
         )

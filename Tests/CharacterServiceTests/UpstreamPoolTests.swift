@@ -29,10 +29,13 @@ struct UpstreamPoolTests {
 
     @Test("past the wait for a connection: busy, named, and not counted against the upstream's health")
     func busy() async throws {
-        let harness = try await CharacterHarness.start(upstreamMaxConnections: 2)
-        harness.upstream.latency = .seconds(3)
+        // A connection is waited for 12 s (the upstream timeout), a request takes 8 s.
+        let harness = try await CharacterHarness.start(upstreamMaxConnections: 2, upstreamTimeoutMilliseconds: 12_000)
+        harness.upstream.latency = .seconds(8)
         let errors = try await withThrowingTaskGroup(of: RPCError?.self) { group in
-            // Five pages, one upstream request each: two at once, 3 s each; the fifth waits 6 s.
+            // Five pages, one upstream request each, two at once: the third and fourth wait 8 s,
+            // the fifth 16 s, past its 12. It holds while the five reach the pool within 4 s of
+            // the first (they are started together; a busy machine stalls for a second or two).
             for page in 2...6 {
                 group.addTask {
                     await harness.error { try await harness.call(RPCMethods.charactersList, .init(page: page)) }
