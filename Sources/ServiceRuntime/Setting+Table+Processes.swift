@@ -26,14 +26,16 @@ extension Setting {
                 "Deadline of one request, in ms; progress restarts it", default: .integer(15000), range: 1...3_600_000,
                 readers: [.gateway, .httpGateway], flag: "request-timeout-ms")
         case .healthTimeoutMilliseconds:
-            // The HTTP front's /readyz waits 500 ms more for gateway.health (Probes), so that it
-            // reads which service is down. Health checks that call gateway.health must wait
-            // longer than this, or a hung service fails the Gateway's own check (scripts/kube-check
-            // and SettingsTableTests hold the manifests and docker-compose.yml to it).
+            // Health checks that call gateway.health must wait longer than this, or a hung service
+            // fails the Gateway's own check (scripts/kube-check and SettingsTableTests hold the
+            // manifests and docker-compose.yml to it). At least 1 s: a CharacterService's health
+            // waits 500 ms for its PostgreSQL (PostgresFavorites), which must not make the whole
+            // service look down; at most 20 s, under rnmctl's own 30 s deadline.
             SettingSpec(
                 "How long gateway.health waits for each service's health before it says the service is down, "
-                    + "in ms; health checks calling gateway.health must wait longer",
-                default: .integer(2000), range: 1...60_000, readers: [.gateway, .httpGateway],
+                    + "in ms; health checks calling gateway.health must wait longer. The HTTP front's /readyz "
+                    + "waits it + 0.5 s",
+                default: .integer(2000), range: 1000...20_000, readers: [.gateway, .httpGateway],
                 flag: "health-timeout-ms")
         case .maxFrameBytes:
             SettingSpec(

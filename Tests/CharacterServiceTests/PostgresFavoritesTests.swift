@@ -47,7 +47,7 @@ struct PostgresFavoritesTests {
         #expect(add?.code == .storageUnavailable)
         // Everything else answers: a cached character, and health, which says why.
         #expect(try await harness.call(RPCMethods.charactersGet, .init(id: 1)).character.name == "Rick Sanchez")
-        // Health at once (the Gateway's probe gives it 2 s), saying why.
+        // Health at once (the Gateway's probe gives it RNM_HEALTH_TIMEOUT_MS, 1 s at least), saying why.
         let asked = ContinuousClock.now
         let health = try await harness.call(RPCMethods.charactersHealth, NoParams())
         #expect(ContinuousClock.now - asked < .seconds(2))

@@ -33,12 +33,16 @@ struct UpstreamPoolTests {
         let harness = try await CharacterHarness.start(upstreamMaxConnections: 2, upstreamTimeoutMilliseconds: 12_000)
         harness.upstream.latency = .seconds(8)
         let errors = try await withThrowingTaskGroup(of: RPCError?.self) { group in
-            // Five pages, one upstream request each, two at once: the third and fourth wait 8 s,
-            // the fifth 16 s, past its 12. It holds while the five reach the pool within 4 s of
-            // the first (they are started together; a busy machine stalls for a second or two).
+            // Five pages, one upstream request each, two at once: the third and fourth wait 8 s
+            // (answered after 16 s), the fifth would wait 16 s and gives up at 12. It holds while
+            // the five reach the pool within 4 s of the first (they are started together; a busy
+            // machine stalls for a second or two).
             for page in 2...6 {
                 group.addTask {
-                    await harness.error { try await harness.call(RPCMethods.charactersList, .init(page: page)) }
+                    await harness.error {
+                        try await harness.client.call(
+                            RPCMethods.charactersList, .init(page: page), timeout: .seconds(60))
+                    }
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }

@@ -64,7 +64,7 @@ struct GatewayHarness {
 
     static func start(
         backends: Bool = true, started: Recorder<String>? = nil, requestTimeout: Duration = .seconds(15),
-        healthTimeout: Duration = .seconds(30), charactersHealthHangs: Bool = false,
+        healthTimeout: Duration = .seconds(20), charactersHealthHangs: Bool = false,
         maxInFlightPerConnection: Int = 256, maxInFlight: Int = 4096,
         directory: String = temporaryDirectory()
     ) async throws -> GatewayHarness {

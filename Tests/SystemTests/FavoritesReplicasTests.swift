@@ -40,7 +40,8 @@ struct FavoritesReplicasTests {
                 #expect(error?.code == .storageUnavailable, "\(String(describing: error))")
                 #expect(error?.message.contains("PostgreSQL") == true, "\(String(describing: error))")
                 #expect(try await first.call(RPCMethods.charactersGet, .init(id: 2)).character.name == "Morty Smith")
-                // The Gateway's probe (2 s) finds the CharacterService up: health does not wait on PostgreSQL.
+                // The Gateway's probe (RNM_HEALTH_TIMEOUT_MS) finds the CharacterService up: health
+                // does not wait on PostgreSQL.
                 let gateway = try await first.call(RPCMethods.gatewayHealth, NoParams())
                 #expect(gateway.services["characters"]?.status == "up", "\(gateway)")
 

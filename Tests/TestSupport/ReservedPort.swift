@@ -15,6 +15,7 @@ public final class ReservedPort: Sendable {
     /// Holds a port the kernel picks.
     public init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ChildProcessError(message: "no socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
@@ -24,9 +25,9 @@ public final class ReservedPort: Sendable {
                 bind(fd, $0, size) == 0 && getsockname(fd, $0, &size) == 0
             }
         }
-        guard fd >= 0, bound else {
+        guard bound else {
             let code = errno
-            if fd >= 0 { close(fd) }
+            close(fd)
             throw ChildProcessError(message: "no free port: errno \(code)")
         }
         port = Int(UInt16(bigEndian: address.sin_port))

@@ -148,13 +148,15 @@ public final class RnmSystem: Sendable {
 
     /// Starts an HTTP front against this system's Gateway (its log at ``logPath(_:)`` of `http`)
     /// and waits until it answers; returns it and its port. It listens on a port of its own
-    /// choosing (`127.0.0.1:0`), read from its "listening" line (logged at info): a port chosen
-    /// here and handed to it could be another test's by the time it binds, and another front's
-    /// answer taken for its own.
+    /// choosing (`127.0.0.1:0`), read from its "listening" line (logged at info, which is set
+    /// unless `settings` or the system's set a level): a port chosen here and handed to it could
+    /// be another test's by the time it binds, and another front's answer taken for its own.
+    /// Its links say port 0 unless `settings` give `RNM_PUBLIC_URL`.
     public func launchHTTP(settings: [String: String] = [:]) async throws -> (process: ChildProcess, port: Int) {
         let http = try ChildProcess(
             "HTTPGateway",
-            environment: environment.merging(["RNM_HTTP_ADDRESS": "127.0.0.1:0"]) { $1 }.merging(settings) { $1 },
+            environment: ["RNM_LOG_LEVEL": "info"].merging(environment) { $1 }
+                .merging(["RNM_HTTP_ADDRESS": "127.0.0.1:0"]) { $1 }.merging(settings) { $1 },
             logPath: logPath("http"))
         try await waitUntil(30, "the HTTP front says where it listens (\(logPath("http")))") {
             self.listeningPort() != nil || !http.isRunning
@@ -168,13 +170,14 @@ public final class RnmSystem: Sendable {
         return (http, port)
     }
 
-    /// The port in the HTTP front's "listening" line, once it is logged (its public URL in the
-    /// same line says the port it was given, 0).
+    /// The port in the HTTP front's own "listening" line (text or JSON), once it is logged: its
+    /// `address`, not its public URL (which says the port it was given, 0), nor Hummingbird's
+    /// "Server started and listening" lines (the metrics listener's too).
     private func listeningPort() -> Int? {
-        let line = log("http").split(separator: "\n").first {
-            $0.contains("listening") && !$0.contains("metrics listening")
-        }
-        return line.flatMap { try? /127\.0\.0\.1:([1-9][0-9]*)/.firstMatch(in: $0) }.flatMap { Int($0.output.1) }
+        let own = #/(?:\] listening$|"message":"listening")/#
+        let address = #/address[=":]+\[IPv[46]\][^/]*/[^ "]*:([0-9]+)/#
+        let line = log("http").split(separator: "\n").first { $0.contains(own) }
+        return line?.firstMatch(of: address).flatMap { Int($0.output.1) }
     }
 
     /// Sends `signal` to `role` (SIGKILL by default: a crash).

@@ -10,30 +10,39 @@ public final class TCPProxy: Sendable {
     private let target: (host: String, port: Int)
     private let state = Mutex<(listener: (any Channel)?, connections: [any Channel])>((nil, []))
 
-    private init(port: Int, target: (host: String, port: Int)) {
+    private init(port: Int, target: (host: String, port: Int), listener: any Channel) {
         self.port = port
         self.target = target
+        state.withLock { $0.listener = listener }
     }
 
-    /// A relay to `host:port`, listening.
+    /// A relay to `host:port`, listening on a port the kernel picks (one chosen beforehand could
+    /// be another test's by the time it is bound).
     public static func start(to host: String, port: Int) async throws -> TCPProxy {
-        // Held until the listener binds it: the window another test's bind could take it in is
-        // the release and the bind, not the whole start.
-        let reserved = try ReservedPort()
-        let proxy = TCPProxy(port: reserved.port, target: (host, port))
-        reserved.release()
-        try await proxy.up()
+        let relay = Mutex<TCPProxy?>(nil)
+        let listener = try await listen(port: 0) { inbound in
+            guard let proxy = relay.withLock({ $0 }) else { return inbound.close() }
+            return proxy.connect(inbound)
+        }
+        let proxy = TCPProxy(port: listener.localAddress?.port ?? 0, target: (host, port), listener: listener)
+        relay.withLock { $0 = proxy }
         return proxy
     }
 
-    /// Listens again (after ``down()``).
+    /// Listens again (after ``down()``), on the same port.
     public func up() async throws {
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let listener = try await Self.listen(port: port) { [self] inbound in connect(inbound) }
+        state.withLock { $0.listener = listener }
+    }
+
+    private static func listen(
+        port: Int, _ accept: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>
+    ) async throws -> any Channel {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // The child channel reads only once this is done: its first bytes find the relay.
-            .childChannelInitializer { [self] inbound in connect(inbound) }
+            .childChannelInitializer(accept)
             .bind(host: "127.0.0.1", port: port).get()
-        state.withLock { $0.listener = listener }
     }
 
     /// Closes the listener and every relayed connection.

@@ -16,7 +16,8 @@ protocol FavoritesStore: Sendable {
 
     /// How many favorites there are, for `characters.health`; nil when the store cannot say now
     /// (its failure recorded in `storage`). It must answer at once whatever the store does: the
-    /// Gateway's probe gives health 2 s, and a slow answer would mark the whole service down.
+    /// Gateway's probe gives health `RNM_HEALTH_TIMEOUT_MS` (2 s by default, 1 s at least), and a
+    /// slow answer would mark the whole service down.
     func healthCount(recordingIn storage: StorageHealth) async -> Int?
 }
 

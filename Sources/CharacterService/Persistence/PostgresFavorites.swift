@@ -103,7 +103,8 @@ final class PostgresFavorites: FavoritesStore, Service {
         return nil
     }
 
-    /// The longest health waits for the count: well inside the Gateway's 2 s probe.
+    /// The longest health waits for the count: well inside the Gateway's probe
+    /// (`RNM_HEALTH_TIMEOUT_MS`, 1 s at least).
     static let healthDeadline: Duration = .milliseconds(500)
 
     /// A statement with its values bound (`$1`, `$2`…): its SQL text is a constant, and no

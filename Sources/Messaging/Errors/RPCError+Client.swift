@@ -7,7 +7,7 @@ extension RPCError {
     }
 
     /// -32004: `service` did not answer within the request's deadline.
-    static func timedOut(_ service: String, milliseconds: Int64) -> RPCError {
+    public static func timedOut(_ service: String, milliseconds: Int64) -> RPCError {
         RPCError(.timeout, "\(service) did not answer within \(milliseconds) ms", service: service)
     }
 }
