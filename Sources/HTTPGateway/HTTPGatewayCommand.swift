@@ -37,6 +37,9 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
     @Option(name: Setting.httpIdleTimeoutMilliseconds.flagName, help: Setting.httpIdleTimeoutMilliseconds.help)
     var idleTimeout: Int?
 
+    @Option(name: Setting.httpBodyTimeoutMilliseconds.flagName, help: Setting.httpBodyTimeoutMilliseconds.help)
+    var bodyTimeout: Int?
+
     @Option(name: Setting.httpSendTimeoutMilliseconds.flagName, help: Setting.httpSendTimeoutMilliseconds.help)
     var sendTimeout: Int?
 
@@ -92,6 +95,7 @@ public struct HTTPGatewayCommand: AsyncParsableCommand {
             maxURLBytes: try Setting.httpMaxURLBytes.resolveInteger(maxURLBytes),
             maxHeaderBytes: try Setting.httpMaxHeaderBytes.resolveInteger(maxHeaderBytes),
             idleTimeout: .milliseconds(try Setting.httpIdleTimeoutMilliseconds.resolveInteger(idleTimeout)),
+            bodyTimeout: .milliseconds(try Setting.httpBodyTimeoutMilliseconds.resolveInteger(bodyTimeout)),
             sendTimeout: .milliseconds(try Setting.httpSendTimeoutMilliseconds.resolveInteger(sendTimeout)),
             maxConnections: try Setting.httpMaxConnections.resolveInteger(maxConnections),
             maxConnectionsPerClient: try Setting.httpMaxConnectionsPerClient.resolveInteger(maxConnectionsPerClient),

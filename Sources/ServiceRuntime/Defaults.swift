@@ -36,6 +36,7 @@ public enum Defaults {
     public static var httpMaxURLBytes: Int { Setting.httpMaxURLBytes.integerDefault() }
     public static var httpMaxHeaderBytes: Int { Setting.httpMaxHeaderBytes.integerDefault() }
     public static var httpIdleTimeoutMilliseconds: Int { Setting.httpIdleTimeoutMilliseconds.integerDefault() }
+    public static var httpBodyTimeoutMilliseconds: Int { Setting.httpBodyTimeoutMilliseconds.integerDefault() }
     public static var httpSendTimeoutMilliseconds: Int { Setting.httpSendTimeoutMilliseconds.integerDefault() }
     public static var httpMaxConnections: Int { Setting.httpMaxConnections.integerDefault() }
     public static var httpMaxConnectionsPerClient: Int { Setting.httpMaxConnectionsPerClient.integerDefault() }

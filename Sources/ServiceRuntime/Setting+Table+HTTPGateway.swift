@@ -24,6 +24,14 @@ extension Setting {
             SettingSpec(
                 "An idle keep-alive connection is closed after it, in ms", default: .integer(60000),
                 range: 100...3_600_000, readers: [.httpGateway], flag: "idle-timeout-ms")
+        case .httpBodyTimeoutMilliseconds:
+            // The idle timeout bounds the time between two of a body's bytes only: a byte a minute
+            // held a connection for days (a helper's attack, BENCHMARKS.md "Session 23"). Node's
+            // requestTimeout, the public API's server: 300 s for a whole request, then 408.
+            SettingSpec(
+                "Longest time to receive a request's body, from its head, however slowly its bytes keep coming; "
+                    + "past it the connection is closed (with a 408 when nothing else is being answered), in ms",
+                default: .integer(300_000), range: 100...3_600_000, readers: [.httpGateway], flag: "body-timeout-ms")
         case .httpSendTimeoutMilliseconds:
             SettingSpec(
                 "A client that reads nothing of an answer for this long is disconnected, in ms",

@@ -51,6 +51,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case httpMaxURLBytes = "RNM_HTTP_MAX_URL_BYTES"
     case httpMaxHeaderBytes = "RNM_HTTP_MAX_HEADER_BYTES"
     case httpIdleTimeoutMilliseconds = "RNM_HTTP_IDLE_TIMEOUT_MS"
+    case httpBodyTimeoutMilliseconds = "RNM_HTTP_BODY_TIMEOUT_MS"
     case httpSendTimeoutMilliseconds = "RNM_HTTP_SEND_TIMEOUT_MS"
     case httpMaxConnections = "RNM_HTTP_MAX_CONNECTIONS"
     case httpMaxConnectionsPerClient = "RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT"

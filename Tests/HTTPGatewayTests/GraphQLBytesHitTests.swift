@@ -90,7 +90,8 @@ struct GraphQLBytesHitTests {
         let handler = {
             MicroCacheHitHandler(
                 cache: cache, metrics: HTTPMetrics(instruments: Instruments()), drain: nil, maxHeaderBytes: 8192,
-                maxURLBytes: 8192, maxBodyBytes: 100, idleTimeout: nil)
+                maxURLBytes: 8192, maxBodyBytes: 100, idleTimeout: nil,
+                bodyTimeout: nil)
         }
         // The request whole, its body apart, its body in two pieces: each on a connection of its own.
         let request = Self.post(body)

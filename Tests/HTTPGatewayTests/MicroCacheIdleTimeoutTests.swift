@@ -58,4 +58,50 @@ struct MicroCacheIdleTimeoutTests {
             try await http.server.stop()
         }
     }
+
+    @Test(
+        """
+        a body trickled a byte every 200 ms keeps the idle timeout (60 s) away, and is cut at the body timeout (1 s): \
+        a GraphQL POST held for its body is answered 408, a body Hummingbird's side drains is closed
+        """
+    )
+    func bodyTimeout() async throws {
+        try await RnmSystem.with(settings: ["RNM_CHARACTERS_MAX_AGE": "600"]) { system in
+            let http = try await RunningHTTPGateway.start(
+                gatewaySocket: system.gatewaySocket, publicURL: "http://rnm.test"
+            ) {
+                $0.cacheTTL = .seconds(60); $0.idleTimeout = .seconds(60); $0.bodyTimeout = .seconds(1)
+            }
+            let port = http.port
+            /// Sends `head`, then a byte of its 200-byte body every 200 ms until the front closes the
+            /// connection, for 15 s at most: how long that took (nil: still open), and the answers.
+            @Sendable func trickle(_ head: String) -> (after: Duration?, statuses: [Int]) {
+                guard let client = WireClient(port: port), client.send(Array(head.utf8)) else { return (nil, []) }
+                let started = ContinuousClock.now
+                var statuses: [Int] = []
+                while ContinuousClock.now - started < .seconds(15) {
+                    if client.readable {
+                        guard let answer = client.next() else { return (ContinuousClock.now - started, statuses) }
+                        statuses.append(answer.status)
+                        continue
+                    }
+                    guard client.send([UInt8(ascii: " ")]) else { return (ContinuousClock.now - started, statuses) }
+                    usleep(200_000)
+                }
+                return (nil, statuses)
+            }
+            let (held, drained) = await onOwnThread {
+                (
+                    trickle(
+                        "POST /graphql HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 200\r\n\r\n"),
+                    trickle("POST /api/character/2 HTTP/1.1\r\nHost: a\r\nContent-Length: 200\r\n\r\n")
+                )
+            }
+            #expect(held.after != nil && held.statuses == [408], "held GraphQL body: \(held)")
+            // Answered 405 at its head, then its body drained until it is cut.
+            #expect(drained.after != nil && drained.statuses == [405], "drained body: \(drained)")
+            try await http.server.stop()
+        }
+    }
 }

@@ -60,6 +60,15 @@ final class WireClient {
         return answers
     }
 
+    /// The next answer, if one comes (within 10 s).
+    func next() -> Answer? { nextAnswer(body: true) }
+
+    /// Whether something can be read now (an answer, or the end).
+    var readable: Bool {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) > 0
+    }
+
     /// How long until the server closes the connection, if it does within `limit`.
     func closedWithin(_ limit: Duration) -> Duration? {
         let start = ContinuousClock.now

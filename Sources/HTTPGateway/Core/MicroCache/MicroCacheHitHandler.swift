@@ -66,6 +66,8 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     private var passedSinceReadComplete = false
     private var idle: ConnectionIdleState
     private var idleTimer: Scheduled<Void>?
+    /// When ``idleTimer`` fires.
+    private var idleTimerDue: NIODeadline?
     /// Its own context, for ``answerEnded()`` (called by the tap on the same event loop).
     private var context: ChannelHandlerContext?
     /// The connection caps' handler, past this one: it decides whether the connection is
@@ -74,7 +76,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
 
     init(
         cache: ResponseCache, metrics: HTTPMetrics, drain: Drain?, maxHeaderBytes: Int, maxURLBytes: Int,
-        maxBodyBytes: Int, idleTimeout: Duration?
+        maxBodyBytes: Int, idleTimeout: Duration?, bodyTimeout: Duration?
     ) {
         self.maxHitBodyBytes = maxBodyBytes
         self.cache = cache
@@ -82,7 +84,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
         self.drain = drain
         self.maxHeadBytes = maxHeaderBytes + maxURLBytes + 64
         self.maxHitHeadBytes = maxHeaderBytes
-        self.idle = ConnectionIdleState(timeout: idleTimeout)
+        self.idle = ConnectionIdleState(timeout: idleTimeout, bodyTimeout: bodyTimeout)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -132,11 +134,12 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
             mode = .framing
             pass(bytes.readSlice(length: remaining)!, context: context)
         case .awaitingBody(let total):
-            idle.heldBodyRead()
+            checkBody(by: idle.heldBodyRead(), context: context)
             var start = held ?? context.channel.allocator.buffer(capacity: 0)
             held = nil
             start.writeBuffer(&bytes)
             guard start.readableBytes >= total else { return hold(start, context: context) }
+            idle.heldBodyEnded()
             bytes = start
             mode = .framing
         case .framing:
@@ -173,7 +176,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
                         // after it. Not where no hit can be answered (a request passed on still
                         // unanswered, the cache off, a drain): the head goes on at once.
                         if passedOn == 0, cache.isEnabled, drain?.isDraining != true {
-                            idle.heldBodyRead()
+                            checkBody(by: idle.heldBodyRead(), context: context)
                             mode = .awaitingBody(total: length + bodyLength)
                             hold(bytes, context: context)
                             bytes.moveReaderIndex(to: bytes.writerIndex)
@@ -206,19 +209,43 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
 
     /// A part of a request passed on was read by Hummingbird's side.
     func partRead(isHead: Bool, isEnd: Bool) {
-        idle.partRead(isHead: isHead, isEnd: isEnd)
+        let due = idle.partRead(isHead: isHead, isEnd: isEnd)
+        if let context { checkBody(by: due, context: context) }
     }
 
     private func scheduleIdleCheck(at deadline: NIODeadline?, context: ChannelHandlerContext) {
         guard let deadline, idleTimer == nil, context.channel.isActive else { return }
+        idleTimerDue = deadline
         idleTimer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) {
             self.idleTimer = nil
             switch self.idle.check() {
             case .close: context.close(promise: nil)
+            case .bodyTimedOut: self.bodyTimedOut(context: context)
             case .wait(let until): self.scheduleIdleCheck(at: until, context: context)
             case .leave: break
             }
         }
+    }
+
+    /// A body past `RNM_HTTP_BODY_TIMEOUT_MS`: a `408` when the body is held here and nothing
+    /// passed on is being answered (as Node answers past its `requestTimeout`), then the close;
+    /// else only the close (Hummingbird's side is answering on this connection).
+    private func bodyTimedOut(context: ChannelHandlerContext) {
+        guard passedOn == 0, case .awaitingBody = mode else { return context.close(promise: nil) }
+        held = nil
+        mode = .passing
+        let answer = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    /// A body's time started and runs out at `due`: checked then, if the timer would be later.
+    private func checkBody(by due: NIODeadline?, context: ChannelHandlerContext) {
+        guard let due, idleTimer == nil || idleTimerDue.map({ $0 > due }) == true else { return }
+        stopIdleTimer()
+        scheduleIdleCheck(at: due, context: context)
     }
 
     private func stopIdleTimer() {

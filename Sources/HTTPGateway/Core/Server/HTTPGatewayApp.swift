@@ -24,6 +24,7 @@ struct HTTPGatewayConfiguration: Sendable {
     var maxURLBytes: Int = Defaults.httpMaxURLBytes
     var maxHeaderBytes: Int = Defaults.httpMaxHeaderBytes
     var idleTimeout: Duration = .milliseconds(Defaults.httpIdleTimeoutMilliseconds)
+    var bodyTimeout: Duration = .milliseconds(Defaults.httpBodyTimeoutMilliseconds)
     var sendTimeout: Duration = .milliseconds(Defaults.httpSendTimeoutMilliseconds)
     var maxConnections: Int = Defaults.httpMaxConnections
     var maxConnectionsPerClient: Int = Defaults.httpMaxConnectionsPerClient
@@ -148,11 +149,12 @@ enum HTTPGatewayApp {
         let sendTimeouts = RnmMetrics.httpSendTimeouts.counter(in: instruments)
         let (maxHeaderBytes, maxURLBytes) = (configuration.maxHeaderBytes, configuration.maxURLBytes)
         let maxBodyBytes = configuration.graphQL.maxQueryBytes
-        let idleTimeout = configuration.idleTimeout
+        let (idleTimeout, bodyTimeout) = (configuration.idleTimeout, configuration.bodyTimeout)
         let makeHits: @Sendable () -> MicroCacheHitHandler = {
             MicroCacheHitHandler(
                 cache: cache, metrics: httpMetrics, drain: drain, maxHeaderBytes: maxHeaderBytes,
-                maxURLBytes: maxURLBytes, maxBodyBytes: maxBodyBytes, idleTimeout: idleTimeout)
+                maxURLBytes: maxURLBytes, maxBodyBytes: maxBodyBytes, idleTimeout: idleTimeout,
+                bodyTimeout: bodyTimeout)
         }
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
