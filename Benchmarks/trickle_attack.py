@@ -5,7 +5,7 @@ syscalls, /proc/PID/io) over the attack, its RSS before, at its peak and after, 
 descriptors at their peak, how long the attack ran, how many of the attacker's connections the
 front still held at its end, and the bystander's p50/p99/worst meanwhile.
 
-  python3 Benchmarks/trickle_attack.py --bin .build/release [--only 1,2,3,4,5,6]
+  python3 Benchmarks/trickle_attack.py --bin .build/release [--only 1,2,3,4,5,6] [--body-timeout-ms MS]
 
 1. POST /graphql, a ~200-byte body a byte at a time (every 10 ms; as fast as one process can),
    by 1 and by 100 connections.
@@ -416,6 +416,8 @@ def main():
     parser.add_argument("--worker")
     parser.add_argument("--only", default="1,2,3,4,5,6")
     parser.add_argument("--json", help="write every row here")
+    parser.add_argument("--body-timeout-ms", help="RNM_HTTP_BODY_TIMEOUT_MS of the fronts of attacks 1-4 and 6 "
+                        "(default: the setting's own), to see slow bodies cut in a short run")
     args = parser.parse_args()
     if args.worker:
         return worker(json.loads(args.worker))
@@ -425,7 +427,8 @@ def main():
     try:
         process, port = start_stack(system)
         fronts.append(Front("default", process, port))
-        many = start_front(system, "per-client cap raised", RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT="1000000")
+        body = {"RNM_HTTP_BODY_TIMEOUT_MS": args.body_timeout_ms} if args.body_timeout_ms else {}
+        many = start_front(system, "per-client cap raised", RNM_HTTP_MAX_CONNECTIONS_PER_CLIENT="1000000", **body)
         fronts.append(many)
         many.watch()
         if "1" in only:
@@ -445,7 +448,7 @@ def main():
             attacks_5(fronts[0])
             fronts[0].unwatch()
         if "6" in only:
-            scaled = start_front(system, "idle timeout 1 s", RNM_HTTP_IDLE_TIMEOUT_MS="1000")
+            scaled = start_front(system, "idle timeout 1 s", RNM_HTTP_IDLE_TIMEOUT_MS="1000", **body)
             fronts.append(scaled)
             scaled.watch()
             attacks_6(scaled)
