@@ -30,7 +30,8 @@ extension Setting {
             // requestTimeout, the public API's server: 300 s for a whole request, then 408.
             SettingSpec(
                 "Longest time to receive a request's body, from its head, however slowly its bytes keep coming; "
-                    + "past it the connection is closed (with a 408 when nothing else is being answered), in ms",
+                    + "past it the connection is closed (with a 408 when the front holds the body, a GraphQL POST, "
+                    + "and nothing else is being answered), in ms",
                 default: .integer(300_000), range: 100...3_600_000, readers: [.httpGateway], flag: "body-timeout-ms")
         case .httpSendTimeoutMilliseconds:
             SettingSpec(

@@ -76,6 +76,9 @@ public enum RnmMetrics {
     public static let httpSendTimeouts = MetricDefinition(
         "rnm_http_send_timeouts_total", .counter,
         "HTTP connections closed because the client read nothing of its answers for RNM_HTTP_SEND_TIMEOUT_MS.")
+    public static let httpBodyTimeouts = MetricDefinition(
+        "rnm_http_body_timeouts_total", .counter,
+        "HTTP connections closed because a request's body did not come whole within RNM_HTTP_BODY_TIMEOUT_MS.")
 
     // MARK: The process
 
@@ -107,7 +110,7 @@ public enum RnmMetrics {
         upstreamRequests, upstreamRequestDuration, upstreamResponseBytes, upstreamState,
         cacheAnswers, singleFlightJoins,
         databaseBytes, mirrorAge, mirrorComplete,
-        httpRequests, httpRequestDuration, httpCacheHits, httpConnections, httpSendTimeouts,
+        httpRequests, httpRequestDuration, httpCacheHits, httpConnections, httpSendTimeouts, httpBodyTimeouts,
         memoryTrims, residentMemory, virtualMemory, cpuSeconds, openFDs, maxFDs, startTime,
         up,
     ]

@@ -1,3 +1,4 @@
+import CoreMetrics
 import HTTPTypes
 import NIOCore
 import Telemetry
@@ -43,11 +44,15 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
         case awaitingBody(total: Int)
         /// Passing everything on (after a head it does not frame).
         case passing
+        /// Dropping everything (the connection is closing after its `408`).
+        case discarding
     }
 
     let cache: ResponseCache
     let metrics: HTTPMetrics
     let drain: Drain?
+    /// Connections closed for `RNM_HTTP_BODY_TIMEOUT_MS`.
+    private let bodyTimeouts: Counter?
     /// The longest head held whole before it is passed on: the longest a plain GET can be.
     private let maxHeadBytes: Int
     /// The longest body read here: GraphQL's longest request (`RNM_GRAPHQL_MAX_QUERY_BYTES`); no
@@ -76,8 +81,9 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
 
     init(
         cache: ResponseCache, metrics: HTTPMetrics, drain: Drain?, maxHeaderBytes: Int, maxURLBytes: Int,
-        maxBodyBytes: Int, idleTimeout: Duration?, bodyTimeout: Duration?
+        maxBodyBytes: Int, idleTimeout: Duration?, bodyTimeout: Duration?, bodyTimeouts: Counter? = nil
     ) {
+        self.bodyTimeouts = bodyTimeouts
         self.maxHitBodyBytes = maxBodyBytes
         self.cache = cache
         self.metrics = metrics
@@ -126,6 +132,8 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
         switch mode {
         case .passing:
             return pass(bytes, context: context)
+        case .discarding:
+            return
         case .body(let remaining):
             guard bytes.readableBytes > remaining else {
                 mode = bytes.readableBytes == remaining ? .framing : .body(remaining: remaining - bytes.readableBytes)
@@ -134,7 +142,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
             mode = .framing
             pass(bytes.readSlice(length: remaining)!, context: context)
         case .awaitingBody(let total):
-            checkBody(by: idle.heldBodyRead(), context: context)
+            scheduleIdleCheck(at: idle.heldBodyRead(), context: context)
             var start = held ?? context.channel.allocator.buffer(capacity: 0)
             held = nil
             start.writeBuffer(&bytes)
@@ -176,7 +184,7 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
                         // after it. Not where no hit can be answered (a request passed on still
                         // unanswered, the cache off, a drain): the head goes on at once.
                         if passedOn == 0, cache.isEnabled, drain?.isDraining != true {
-                            checkBody(by: idle.heldBodyRead(), context: context)
+                            scheduleIdleCheck(at: idle.heldBodyRead(), context: context)
                             mode = .awaitingBody(total: length + bodyLength)
                             hold(bytes, context: context)
                             bytes.moveReaderIndex(to: bytes.writerIndex)
@@ -210,11 +218,14 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     /// A part of a request passed on was read by Hummingbird's side.
     func partRead(isHead: Bool, isEnd: Bool) {
         let due = idle.partRead(isHead: isHead, isEnd: isEnd)
-        if let context { checkBody(by: due, context: context) }
+        if let context { scheduleIdleCheck(at: due, context: context) }
     }
 
     private func scheduleIdleCheck(at deadline: NIODeadline?, context: ChannelHandlerContext) {
-        guard let deadline, idleTimer == nil, context.channel.isActive else { return }
+        // The earliest check asked for is kept (a check too early finds nothing due and waits).
+        guard let deadline, context.channel.isActive else { return }
+        if idleTimer != nil, let due = idleTimerDue, due <= deadline { return }
+        stopIdleTimer()
         idleTimerDue = deadline
         idleTimer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) {
             self.idleTimer = nil
@@ -231,21 +242,17 @@ final class MicroCacheHitHandler: ChannelInboundHandler, RemovableChannelHandler
     /// passed on is being answered (as Node answers past its `requestTimeout`), then the close;
     /// else only the close (Hummingbird's side is answering on this connection).
     private func bodyTimedOut(context: ChannelHandlerContext) {
+        bodyTimeouts?.increment()
         guard passedOn == 0, case .awaitingBody = mode else { return context.close(promise: nil) }
         held = nil
-        mode = .passing
-        let answer = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+        // The rest of the body, still coming while the answer is written, is not a request.
+        mode = .discarding
+        let answer =
+            "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\nDate: \(HTTPDate.now())\r\n\r\n"
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in
             channel.close(promise: nil)
         }
-    }
-
-    /// A body's time started and runs out at `due`: checked then, if the timer would be later.
-    private func checkBody(by due: NIODeadline?, context: ChannelHandlerContext) {
-        guard let due, idleTimer == nil || idleTimerDue.map({ $0 > due }) == true else { return }
-        stopIdleTimer()
-        scheduleIdleCheck(at: due, context: context)
     }
 
     private func stopIdleTimer() {

@@ -150,11 +150,12 @@ enum HTTPGatewayApp {
         let (maxHeaderBytes, maxURLBytes) = (configuration.maxHeaderBytes, configuration.maxURLBytes)
         let maxBodyBytes = configuration.graphQL.maxQueryBytes
         let (idleTimeout, bodyTimeout) = (configuration.idleTimeout, configuration.bodyTimeout)
+        let bodyTimeouts = RnmMetrics.httpBodyTimeouts.counter(in: instruments)
         let makeHits: @Sendable () -> MicroCacheHitHandler = {
             MicroCacheHitHandler(
                 cache: cache, metrics: httpMetrics, drain: drain, maxHeaderBytes: maxHeaderBytes,
                 maxURLBytes: maxURLBytes, maxBodyBytes: maxBodyBytes, idleTimeout: idleTimeout,
-                bodyTimeout: bodyTimeout)
+                bodyTimeout: bodyTimeout, bodyTimeouts: bodyTimeouts)
         }
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
