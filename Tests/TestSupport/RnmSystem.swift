@@ -217,9 +217,18 @@ public final class RnmSystem: Sendable {
 
     /// SIGTERM to every process, then waits for them and stops the upstreams.
     public func stop() async throws {
-        let running = processes.withLock { $0.values.filter(\.isRunning) }
-        for process in running { process.kill(SIGTERM) }
-        for process in running { _ = try await process.waitForExit(seconds: 10) }
+        let running = processes.withLock { $0.filter(\.value.isRunning) }
+        for process in running.values { process.kill(SIGTERM) }
+        for (role, process) in running {
+            do {
+                _ = try await process.waitForExit(seconds: 10)
+            } catch {
+                // What the process was doing is in its log: its last lines, in the failure itself
+                // (CI keeps nothing else of a run).
+                let tail = log(role.rawValue).split(separator: "\n").suffix(8).joined(separator: "\n")
+                throw ChildProcessError(message: "\(error); the end of its log:\n\(tail)")
+            }
+        }
         await characterUpstream.stop()
         await universityUpstream.stop()
     }
