@@ -110,24 +110,24 @@ extension FaultSuite {
         /// Requests of `method` the Gateway has answered, whatever their outcome, and the requests it
         /// has in flight.
         static func progress(_ method: String, _ system: RnmSystem) async throws -> (answered: Int, inFlight: Int) {
-            let client = try await system.connect()
-            defer { Task { await client.close() } }
-            let report = try await client.call(RPCMethods.gatewayMetrics, NoParams(), timeout: .seconds(60))
-            let exposition = try Exposition(report.exposition)
+            let exposition = try await metrics(system)
             let answered = exposition.total("rnm_rpc_requests_total", ["method": method])
             // Less this call, in flight while it is answered.
             return (Int(answered), Int(exposition.total("rnm_rpc_requests_in_flight", [:])) - 1)
         }
-    }
-}
 
-extension FaultSuite.WireFlood {
-    /// Client connections the Gateway has open, the one asking included.
-    static func connections(_ system: RnmSystem) async throws -> Int {
-        let client = try await system.connect()
-        defer { Task { await client.close() } }
-        let report = try await client.call(RPCMethods.gatewayMetrics, NoParams(), timeout: .seconds(60))
-        return Int(try Exposition(report.exposition).total("rnm_rpc_connections"))
+        /// Client connections the Gateway has open, the one asking included.
+        static func connections(_ system: RnmSystem) async throws -> Int {
+            Int(try await metrics(system).total("rnm_rpc_connections"))
+        }
+
+        /// The Gateway's metrics, asked on a connection of their own.
+        static func metrics(_ system: RnmSystem) async throws -> Exposition {
+            let client = try await system.connect()
+            defer { Task { await client.close() } }
+            let report = try await client.call(RPCMethods.gatewayMetrics, NoParams(), timeout: .seconds(60))
+            return try Exposition(report.exposition)
+        }
     }
 }
 
